@@ -1,0 +1,33 @@
+import {
+  createLogger,
+  createStore,
+  exitOnStartupError,
+  parseTrustedProxies,
+  serve,
+} from "@platform/server";
+import { createApp } from "./app.ts";
+import { loadEnv } from "./env.ts";
+
+try {
+  const env = loadEnv();
+  const logger = createLogger({ service: "leaderboard", level: env.LOG_LEVEL });
+  const store = createStore({ redisUrl: env.REDIS_URL, prefix: "leaderboard:" });
+  logger.info("starting", { store: store.kind, postsPerMinute: env.LEADERBOARD_RATE_LIMIT });
+  const app = createApp({
+    store,
+    logger,
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    postsPerMinute: env.LEADERBOARD_RATE_LIMIT,
+  });
+  serve(app, {
+    port: env.LEADERBOARD_PORT,
+    hostname: env.HOST,
+    logger,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    // Bun cuts off anything this large outright; below it the app answers a problem+json 413.
+    maxRequestBodySize: 1024 * 1024,
+    onShutdown: () => store.close(),
+  });
+} catch (error) {
+  exitOnStartupError(error);
+}

@@ -1,0 +1,48 @@
+import {
+  clientGuards,
+  createRateLimiter,
+  type SharedStore,
+  type TrustedProxies,
+} from "@platform/server";
+import { Elysia } from "elysia";
+import { Leaderboard, ScoreSubmission, SubmittedEntry } from "./model.ts";
+import { submitScore, topEntries } from "./service.ts";
+
+export type LeaderboardDeps = {
+  store: SharedStore;
+  trustedProxies: TrustedProxies;
+  /** POSTs per minute per client IP. */
+  postsPerMinute: number;
+  now: () => number;
+};
+
+export const leaderboard = (deps: LeaderboardDeps) => {
+  const { store, now } = deps;
+  const submitLimit = createRateLimiter(
+    store,
+    { name: "leaderboard-submit", limit: deps.postsPerMinute, windowMs: 60_000 },
+    now,
+  );
+  return new Elysia({ name: "leaderboard", prefix: "/api/leaderboard" })
+    .use(clientGuards(deps.trustedProxies))
+    .get("", () => topEntries(store), {
+      response: Leaderboard,
+      detail: { summary: "The top 10 entries, highest score first; ties list the earlier first" },
+    })
+    .post(
+      "",
+      async ({ body, set }) => {
+        set.status = 201;
+        return submitScore(store, body, now());
+      },
+      {
+        body: ScoreSubmission,
+        response: { 201: SubmittedEntry },
+        rateLimit: submitLimit,
+        detail: {
+          summary:
+            "Submit a score; answers the stored entry and its rank (null outside the top 10)",
+        },
+      },
+    );
+};

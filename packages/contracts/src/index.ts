@@ -1,0 +1,4 @@
+export * from "./benchmark.ts";
+export * from "./leaderboard.ts";
+export * from "./problem.ts";
+export * from "./run.ts";

@@ -1,0 +1,39 @@
+import { t } from "elysia";
+
+export const LEADERBOARD_SIZE = 10;
+export const PLAYER_NAME_MAX = 32;
+
+/** `<ms timestamp>-<short alphanumeric suffix>`, made by the server. */
+export const ENTRY_ID_PATTERN = "^[0-9]{13,}-[0-9a-z]{4,16}$";
+
+export const LeaderboardEntry = t.Object({
+  id: t.String({ pattern: ENTRY_ID_PATTERN, examples: ["1763769600000-k3j9x2qa"] }),
+  playerName: t.String({ minLength: 1, maxLength: PLAYER_NAME_MAX * 2 }),
+  score: t.Number(),
+  timestamp: t.String({ format: "date-time", examples: ["2026-11-22T00:00:00.000Z"] }),
+});
+export type LeaderboardEntry = typeof LeaderboardEntry.static;
+
+/**
+ * What a client sends. The raw bound on `playerName` only keeps absurd inputs out before parsing;
+ * the real rule (trimmed, 1–32 characters, no control characters) is applied by the service.
+ * Unknown fields (a client-sent `id` or `timestamp` among them) are dropped.
+ */
+export const ScoreSubmission = t.Object({
+  playerName: t.String({ maxLength: 1024, examples: ["Ada"] }),
+  score: t.Number({ description: "Any finite number", examples: [4200] }),
+});
+export type ScoreSubmission = typeof ScoreSubmission.static;
+
+export const SubmittedEntry = t.Composite([
+  LeaderboardEntry,
+  t.Object({
+    rank: t.Union([t.Integer({ minimum: 1, maximum: LEADERBOARD_SIZE }), t.Null()], {
+      description: "1-based position if the entry is in the top 10, else null",
+    }),
+  }),
+]);
+export type SubmittedEntry = typeof SubmittedEntry.static;
+
+export const Leaderboard = t.Array(LeaderboardEntry, { maxItems: LEADERBOARD_SIZE });
+export type Leaderboard = typeof Leaderboard.static;

@@ -1,0 +1,29 @@
+import { t } from "elysia";
+
+export const RUN_CODE_MAX = 1000;
+export const RUN_TIMEOUT_MAX_MS = 5000;
+export const RUN_OUTPUT_MAX_BYTES = 64 * 1024;
+
+export const RunRequest = t.Object({
+  code: t.String({
+    maxLength: RUN_CODE_MAX,
+    description: "TypeScript source, at most 1000 characters",
+  }),
+  timeout: t.Optional(
+    t.Integer({
+      minimum: 1,
+      maximum: RUN_TIMEOUT_MAX_MS,
+      default: RUN_TIMEOUT_MAX_MS,
+      description: "Milliseconds; default and maximum 5000",
+    }),
+  ),
+});
+export type RunRequest = typeof RunRequest.static;
+
+export const RunResult = t.Object({
+  output: t.String({ description: "Console output in order, capped at 64 KiB" }),
+  error: t.Union([t.String(), t.Null()], { description: '"Name: message", or null on success' }),
+  executionTime: t.Number({ description: "Milliseconds, may be fractional" }),
+  timedOut: t.Boolean(),
+});
+export type RunResult = typeof RunResult.static;

@@ -1,0 +1,72 @@
+import { type Static, type TLiteral, type TObject, type TUnion, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { LOG_LEVELS } from "./logger.ts";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses environment variables against a TypeBox object: defaults applied, strings converted
+ * ("3000" → 3000), every bad variable reported at once with the value it had.
+ * Empty strings count as unset, so `FOO=` in a shell falls back to the default.
+ */
+export function parseEnv<S extends TObject>(
+  schema: S,
+  source: Record<string, string | undefined>,
+): Static<S> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const value = Value.Convert(schema, Value.Default(schema, raw));
+  const problems = [...Value.Errors(schema, value)].map((e) => {
+    const name = e.path.replace(/^\//, "") || "(root)";
+    const got = name in raw ? ` (got ${JSON.stringify(raw[name])})` : " (not set)";
+    return `  ${name}: ${e.message}${got}`;
+  });
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${[...new Set(problems)].join("\n")}`);
+  }
+  return value as Static<S>;
+}
+
+/**
+ * Environment schemas use plain TypeBox (`Type`), not Elysia's `t`: Elysia's numeric types also
+ * accept numeric strings unchecked, which would let PORT=70000 through.
+ */
+export { Type as EnvType } from "@sinclair/typebox";
+
+/** One of a fixed set of strings. */
+export const oneOf = <const V extends readonly string[]>(values: V, fallback: V[number]) =>
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    { default: fallback },
+  ) as TUnion<TLiteral<V[number]>[]>;
+
+/** `a,b , c` → ["a","b","c"]; used for list-valued variables such as TRUSTED_PROXIES. */
+export const splitList = (value: string): string[] =>
+  value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+export const port = (fallback: number) =>
+  Type.Integer({ minimum: 1, maximum: 65535, default: fallback });
+
+/** Variables every app reads; each app's env.ts spreads these into its own schema. */
+export const commonEnv = {
+  NODE_ENV: oneOf(["development", "production", "test"], "development"),
+  LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
+  HOST: Type.String({ default: "0.0.0.0", minLength: 1 }),
+  /** Peers whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges. */
+  TRUSTED_PROXIES: Type.String({ default: "loopback" }),
+  /** Time allowed to in-flight requests after SIGTERM before the process gives up on them. */
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+} as const;
+
+/** Shared state: absent means in-process memory. */
+export const redisEnv = {
+  REDIS_URL: Type.Optional(Type.String({ pattern: "^rediss?://" })),
+} as const;

@@ -1,0 +1,118 @@
+import { Elysia, ValidationError } from "elysia";
+import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
+import type { Logger } from "./logger.ts";
+import { HttpProblem, problemResponse } from "./problem.ts";
+import { StoreUnavailableError } from "./store/redis.ts";
+
+export type PlatformOptions = {
+  service: string;
+  logger: Logger;
+  /** Largest JSON body accepted (413 past it). */
+  maxJsonBytes?: number;
+  /** Off for the gateway, which streams bodies through untouched. */
+  parseBodies?: boolean;
+};
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** A client's X-Request-Id is kept when it is sane, so one id follows a request end to end. */
+export function requestIdFor(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
+}
+
+/** Anything thrown, as the problem the client sees. Unknown errors never leak their message. */
+export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  if (error instanceof ValidationError) {
+    const errors = (error.all as { path?: string; message: string }[]).map((e) => ({
+      path: `/${error.type}${e.path ?? ""}`,
+      message: e.message,
+    }));
+    const first = errors[0];
+    return new HttpProblem("VALIDATION_FAILED", {
+      detail: first ? `Invalid request: ${first.path} ${first.message}` : "Invalid request",
+      errors,
+    });
+  }
+  if (error instanceof StoreUnavailableError) {
+    return new HttpProblem("SERVICE_UNAVAILABLE", {
+      detail: "A backing service is unavailable; try again shortly",
+      headers: { "retry-after": "5" },
+    });
+  }
+  switch (code) {
+    case "PARSE": {
+      const cause = error instanceof Error ? error.cause : undefined;
+      return cause instanceof HttpProblem
+        ? cause
+        : new HttpProblem("MALFORMED_JSON", { detail: "The request body could not be parsed" });
+    }
+    case "NOT_FOUND":
+      return new HttpProblem("NOT_FOUND", {
+        detail: `No resource at ${request.method} ${new URL(request.url).pathname}`,
+      });
+    case "INVALID_COOKIE_SIGNATURE":
+      return new HttpProblem("UNAUTHORIZED", { detail: "The session cookie is invalid" });
+    case "INVALID_FILE_TYPE":
+      return new HttpProblem("UNSUPPORTED_MEDIA_TYPE", { detail: "The file type is not accepted" });
+    default:
+      return new HttpProblem("INTERNAL_ERROR", { detail: "An unexpected error occurred" });
+  }
+}
+
+/**
+ * The plumbing every app shares, as one plugin: request ids, one JSON access-log line per
+ * request, strict JSON bodies (415 / 400 / 413) and one problem+json shape for every error.
+ */
+export function platform(opts: PlatformOptions) {
+  const { logger, service } = opts;
+  const maxJsonBytes = opts.maxJsonBytes ?? 64 * 1024;
+  const startedAt = new WeakMap<Request, number>();
+
+  const app = new Elysia({ name: "platform", seed: service })
+    .onRequest(({ request, set }) => {
+      startedAt.set(request, performance.now());
+      set.headers["x-request-id"] = requestIdFor(request);
+    })
+    .onError({ as: "global" }, ({ code, error, request, set }) => {
+      const problem = toProblem(code, error, request);
+      const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
+      if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
+        logger.error("unhandled error", { requestId, err: error });
+      }
+      set.status = problem.status;
+      return problemResponse(problem, requestId);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
+      const start = startedAt.get(request);
+      const status = responseValue instanceof Response ? responseValue.status : set.status;
+      logger.info("request", {
+        method: request.method,
+        path: pathOf(request.url),
+        status,
+        durationMs:
+          start === undefined ? null : Math.round((performance.now() - start) * 1000) / 1000,
+        requestId: set.headers["x-request-id"],
+      });
+    });
+
+  if (opts.parseBodies === false) return app;
+  return app.onParse({ as: "global" }, async ({ request, contentType }) => {
+    // The APIs speak JSON, plus multipart for file uploads, which falls through to Elysia's
+    // own parser (or a route's streaming one). An absent body is left to schema validation.
+    if (!hasBody(request)) return undefined;
+    if (isJsonMediaType(contentType)) return readJsonBody(request, maxJsonBytes);
+    if (contentType === "multipart/form-data") return undefined;
+    throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+      detail: `Content-Type must be application/json (got ${contentType ? `"${contentType}"` : "none"})`,
+    });
+  });
+}
+
+/** Path without the query string: queries can carry tokens and do not belong in logs. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const query = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
+}

@@ -1,0 +1,47 @@
+export { hasBody, isJsonMediaType, readBodyCapped, readJsonBody } from "./body.ts";
+export { clientGuards, clientIpOf, UNKNOWN_CLIENT } from "./client.ts";
+export {
+  normalizeIp,
+  parseTrustedProxies,
+  rateLimitKey,
+  resolveClientIp,
+  type TrustedProxies,
+} from "./client-ip.ts";
+export {
+  ConfigError,
+  commonEnv,
+  EnvType,
+  oneOf,
+  parseEnv,
+  port,
+  redisEnv,
+  splitList,
+} from "./env.ts";
+export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
+export { platform, requestIdFor, toProblem } from "./http.ts";
+export { createLogger, type Logger, type LogLevel, type LogSink, memorySink } from "./logger.ts";
+export {
+  HttpProblem,
+  invalidField,
+  PROBLEM_CONTENT_TYPE,
+  problemCatalog,
+  problemResponse,
+  problemType,
+  toProblemBody,
+} from "./problem.ts";
+export {
+  createRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitPolicy,
+  rateLimitHeaders,
+} from "./rate-limit.ts";
+export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
+export {
+  createStore,
+  memoryStore,
+  redisStore,
+  type SharedStore,
+  StoreUnavailableError,
+  type WindowHit,
+} from "./store/index.ts";

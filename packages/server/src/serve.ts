@@ -1,0 +1,66 @@
+import type { AnyElysia } from "elysia";
+import type { Logger } from "./logger.ts";
+
+export type ServeOptions = {
+  port: number;
+  hostname: string;
+  logger: Logger;
+  shutdownTimeoutMs: number;
+  /** Bun refuses bodies past this before the app sees them. */
+  maxRequestBodySize?: number;
+  /** Runs after the last in-flight request finished: close pools, stores, timers. */
+  onShutdown?: () => Promise<void> | void;
+};
+
+/**
+ * Listens, then on SIGTERM or SIGINT stops accepting connections, lets in-flight requests
+ * finish, runs `onShutdown` and exits 0. Past `shutdownTimeoutMs` the stragglers are cut and the
+ * exit code is 1, so an orchestrator can tell a clean stop from a forced one.
+ */
+export function serve(app: AnyElysia, opts: ServeOptions): void {
+  const { logger } = opts;
+  app.listen({
+    port: opts.port,
+    hostname: opts.hostname,
+    ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
+  });
+  const server = app.server;
+  if (!server) throw new Error("the server did not start");
+  logger.info("listening", { url: server.url.href });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal, inFlight: server.pendingRequests });
+    const force = setTimeout(async () => {
+      logger.error("shutdown timed out; closing open connections", {
+        inFlight: server.pendingRequests,
+      });
+      await server.stop(true);
+      await logger.flush();
+      process.exit(1);
+    }, opts.shutdownTimeoutMs);
+    try {
+      await server.stop(false);
+      await opts.onShutdown?.();
+      clearTimeout(force);
+      logger.info("stopped");
+      await logger.flush();
+      process.exit(0);
+    } catch (error) {
+      logger.error("shutdown failed", { err: error });
+      await logger.flush();
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/** Prints a start-up failure (usually bad configuration) plainly and exits non-zero. */
+export function exitOnStartupError(error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}

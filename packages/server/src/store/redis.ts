@@ -1,0 +1,118 @@
+import { RedisClient } from "bun";
+import * as scripts from "./redis-scripts.ts";
+import type { SharedStore } from "./types.ts";
+
+export type RedisStoreOptions = {
+  /** Prepended to every key, so several apps can share one Redis. */
+  prefix: string;
+  /** A command slower than this fails instead of holding the request. */
+  commandTimeoutMs?: number;
+};
+
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
+/**
+ * Redis through Bun's own client. Commands are not queued while disconnected (they fail at
+ * once), and each has a deadline, so an unreachable Redis surfaces as a fast, clear error that
+ * callers turn into a 503 instead of requests that hang.
+ */
+export function redisStore(url: string, opts: RedisStoreOptions): SharedStore {
+  const client = new RedisClient(url, {
+    enableOfflineQueue: false,
+    autoReconnect: true,
+    maxRetries: 10,
+    connectionTimeout: 2_000,
+  });
+  const timeoutMs = opts.commandTimeoutMs ?? 1_000;
+  const key = (name: string) => `${opts.prefix}${name}`;
+  const digests = new Map<string, string>();
+
+  async function command<T>(name: string, args: string[]): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`redis ${name} timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      if (!client.connected) await Promise.race([client.connect(), deadline]);
+      return (await Promise.race([client.send(name, args), deadline])) as T;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (message.includes("NOSCRIPT")) throw error;
+      throw new StoreUnavailableError(`redis ${name} failed: ${message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** EVALSHA, loading the script on first use or after a Redis restart forgot it. */
+  async function run<T>(script: string, keys: string[], args: string[]): Promise<T> {
+    const tail = [String(keys.length), ...keys, ...args];
+    const digest = digests.get(script);
+    if (digest) {
+      try {
+        return await command<T>("EVALSHA", [digest, ...tail]);
+      } catch (error) {
+        if (!(error instanceof Error && error.message.includes("NOSCRIPT"))) throw error;
+      }
+    }
+    const loaded = await command<string>("SCRIPT", ["LOAD", script]);
+    digests.set(script, loaded);
+    return command<T>("EVALSHA", [loaded, ...tail]);
+  }
+
+  const ttlArgs = (ttlMs?: number) =>
+    ttlMs === undefined ? [] : ["PX", String(Math.max(1, Math.ceil(ttlMs)))];
+
+  return {
+    kind: "redis",
+    get: (name) => command<string | null>("GET", [key(name)]),
+    async set(name, value, ttlMs) {
+      await command("SET", [key(name), value, ...ttlArgs(ttlMs)]);
+    },
+    async setIfAbsent(name, value, ttlMs) {
+      return (await command("SET", [key(name), value, "NX", ...ttlArgs(ttlMs)])) === "OK";
+    },
+    async delete(name) {
+      await command("DEL", [key(name)]);
+    },
+    increment: (name, ttlMs) =>
+      run<number>(scripts.INCREMENT, [key(name)], [String(Math.ceil(ttlMs))]),
+    async hitWindow(name, limit, windowMs, nowMs) {
+      const member = `${nowMs}-${crypto.randomUUID()}`;
+      const [allowed, count, oldest] = await run<[number, number, string]>(
+        scripts.HIT_WINDOW,
+        [key(`window:${name}`)],
+        [String(limit), String(windowMs), String(nowMs), member],
+      );
+      return { allowed: allowed === 1, count, oldestMs: Number(oldest) };
+    },
+    async rankedInsert(board, score, payload, keep) {
+      const rank = await run<number>(
+        scripts.RANKED_INSERT,
+        [key(`rank:${board}`), key(`rank:${board}:payload`), key(`rank:${board}:seq`)],
+        [String(score), payload, String(keep)],
+      );
+      return rank > 0 ? rank : null;
+    },
+    async rankedTop(board, count) {
+      const payloads = await run<(string | null)[]>(
+        scripts.RANKED_TOP,
+        [key(`rank:${board}`), key(`rank:${board}:payload`)],
+        [String(count)],
+      );
+      return payloads.filter((payload): payload is string => payload !== null);
+    },
+    async ping() {
+      await command("PING", []);
+    },
+    async close() {
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import { describe, expect, test } from "bun:test";
+import { Elysia, t } from "elysia";
+import {
+  clientGuards,
+  createLogger,
+  createRateLimiter,
+  HttpProblem,
+  memorySink,
+  memoryStore,
+  parseTrustedProxies,
+  platform,
+} from "../src/index.ts";
+import { get, jsonRequest, problemOf } from "./support/index.ts";
+
+function makeApp(opts: { maxJsonBytes?: number } = {}) {
+  const sink = memorySink();
+  const logger = createLogger({ service: "test", level: "info", sink });
+  const app = new Elysia()
+    .use(platform({ service: "test", logger, ...opts }))
+    .post("/items", ({ body }) => body, {
+      body: t.Object({ name: t.String({ minLength: 1 }), score: t.Number() }),
+    })
+    .post("/conflict", () => {
+      throw new HttpProblem(
+        { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
+        {
+          detail: "draft → enrolled is not allowed",
+        },
+      );
+    })
+    .get("/boom", () => {
+      throw new Error("secret detail at /srv/app/db.ts");
+    })
+    .get("/made", () => new Response("made", { status: 201 }));
+  return { app, sink };
+}
+
+describe("problem+json for every error", () => {
+  const { app } = makeApp({ maxJsonBytes: 1_024 });
+
+  test("malformed JSON → 400 MALFORMED_JSON", async () => {
+    const res = await app.handle(jsonRequest("/items", '{"name":"a",'));
+    expect(res.status).toBe(400);
+    const problem = await problemOf(res);
+    expect(problem).toMatchObject({
+      status: 400,
+      code: "MALFORMED_JSON",
+      type: "/problems/malformed-json",
+    });
+    expect(problem.requestId).toBe(res.headers.get("x-request-id") ?? "");
+  });
+
+  test("invalid UTF-8 → 400", async () => {
+    const body = new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]);
+    const res = await app.handle(
+      new Request("http://localhost/items", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
+    );
+    expect((await problemOf(res)).code).toBe("MALFORMED_JSON");
+  });
+
+  test.each([
+    ["text/plain", "text/plain"],
+    ["XML", "application/xml"],
+    ["a urlencoded form", "application/x-www-form-urlencoded"],
+  ])("wrong content type (%s) → 415", async (_, contentType) => {
+    const res = await app.handle(
+      jsonRequest("/items", { name: "a", score: 1 }, { headers: { "content-type": contentType } }),
+    );
+    expect(res.status).toBe(415);
+    expect((await problemOf(res)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  test("missing content type with a body → 415", async () => {
+    const res = await app.handle(
+      new Request("http://localhost/items", {
+        method: "POST",
+        body: new Blob(['{"name":"a","score":1}']),
+      }),
+    );
+    expect(res.status).toBe(415);
+  });
+
+  test("JSON with a charset parameter and +json types are JSON", async () => {
+    for (const type of ["application/json; charset=utf-8", "application/merge-patch+json"]) {
+      const res = await app.handle(
+        jsonRequest("/items", { name: "a", score: 1 }, { headers: { "content-type": type } }),
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
+  test("a body over the limit → 413, by Content-Length or by streaming", async () => {
+    const big = JSON.stringify({ name: "x".repeat(2_000), score: 1 });
+    expect((await app.handle(jsonRequest("/items", big))).status).toBe(413);
+    const chunked = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 100; i++) controller.enqueue(new TextEncoder().encode(" ".repeat(100)));
+        controller.close();
+      },
+    });
+    const res = await app.handle(
+      new Request("http://localhost/items", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: chunked,
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect((await problemOf(res)).code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  test("schema failures → 422 listing every field with a JSON Pointer", async () => {
+    const res = await app.handle(jsonRequest("/items", { name: "", score: "high" }));
+    expect(res.status).toBe(422);
+    const problem = await problemOf(res);
+    expect(problem.code).toBe("VALIDATION_FAILED");
+    const paths = problem.errors?.map((e) => e.path) ?? [];
+    expect(paths).toContain("/body/name");
+    expect(paths).toContain("/body/score");
+  });
+
+  test("1e309 parses to Infinity and is refused as a number", async () => {
+    const res = await app.handle(jsonRequest("/items", '{"name":"a","score":1e309}'));
+    expect(res.status).toBe(422);
+    expect((await problemOf(res)).errors?.[0]?.path).toBe("/body/score");
+  });
+
+  test("an empty body labelled JSON → 400 (an empty document is not JSON)", async () => {
+    const res = await app.handle(jsonRequest("/items", ""));
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).detail).toContain("empty");
+  });
+
+  test("no body at all → 422 (the body is required)", async () => {
+    const res = await app.handle(new Request("http://localhost/items", { method: "POST" }));
+    expect(res.status).toBe(422);
+  });
+
+  test("a feature-specific problem keeps its own code and status", async () => {
+    const res = await app.handle(jsonRequest("/conflict", {}));
+    expect(res.status).toBe(409);
+    expect(await problemOf(res)).toMatchObject({
+      code: "ILLEGAL_TRANSITION",
+      title: "Illegal transition",
+    });
+  });
+
+  test("an unknown route → 404 problem", async () => {
+    const res = await app.handle(get("/nope"));
+    expect(res.status).toBe(404);
+    expect((await problemOf(res)).code).toBe("NOT_FOUND");
+  });
+
+  test("an unexpected error → 500 without its message, stack or paths; logged instead", async () => {
+    const { app: logged, sink } = makeApp();
+    const res = await logged.handle(get("/boom"));
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain("secret");
+    expect(text).not.toContain("/srv/");
+    expect(text).not.toContain("at ");
+    const errorLine = sink.lines().find((line) => line.level === "error");
+    expect(JSON.stringify(errorLine)).toContain("secret detail");
+  });
+});
+
+describe("request ids and the access log", () => {
+  test("every response carries an X-Request-Id, generated when absent", async () => {
+    const { app } = makeApp();
+    const a = (await app.handle(get("/made"))).headers.get("x-request-id");
+    const b = (await app.handle(get("/made"))).headers.get("x-request-id");
+    expect(a).toBeTruthy();
+    expect(a).not.toBe(b);
+  });
+
+  test("a sane incoming id is kept, an unsafe one replaced", async () => {
+    const { app } = makeApp();
+    const kept = await app.handle(get("/made", { headers: { "x-request-id": "abc-123" } }));
+    expect(kept.headers.get("x-request-id")).toBe("abc-123");
+    const replaced = await app.handle(
+      get("/made", { headers: { "x-request-id": "a\u0001<script>" } }),
+    );
+    expect(replaced.headers.get("x-request-id")).not.toContain("script");
+    const errored = await app.handle(get("/nope", { headers: { "x-request-id": "trace-9" } }));
+    expect(errored.headers.get("x-request-id")).toBe("trace-9");
+    expect((await problemOf(errored)).requestId).toBe("trace-9");
+  });
+
+  test("one JSON line per request with method, path, status, duration and request id", async () => {
+    const { app, sink } = makeApp();
+    await app.handle(get("/made?token=secret", { headers: { "x-request-id": "log-1" } }));
+    await app.handle(jsonRequest("/items", "{"));
+    await Bun.sleep(5);
+    const lines = sink.lines().filter((line) => line.msg === "request");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      method: "GET",
+      path: "/made",
+      status: 201,
+      requestId: "log-1",
+      service: "test",
+    });
+    expect(typeof lines[0]?.durationMs).toBe("number");
+    expect(lines[1]).toMatchObject({ method: "POST", path: "/items", status: 400 });
+    expect(JSON.stringify(lines)).not.toContain("secret");
+  });
+});
+
+describe("clientGuards", () => {
+  test("the rateLimit macro answers 429 with Retry-After and IETF headers, counting invalid bodies too", async () => {
+    const limiter = createRateLimiter(memoryStore(), { name: "items", limit: 2, windowMs: 60_000 });
+    const logger = createLogger({ service: "t", level: "silent" });
+    const app = new Elysia()
+      .use(platform({ service: "t", logger }))
+      .use(clientGuards(parseTrustedProxies("loopback")))
+      .post("/limited", ({ body, clientIp }) => ({ body, clientIp }), {
+        body: t.Object({ n: t.Number() }),
+        rateLimit: limiter,
+      });
+    const first = await app.handle(jsonRequest("/limited", { n: 1 }));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit")).toBe('"items";r=1;t=60');
+    expect(first.headers.get("ratelimit-policy")).toBe('"items";q=2;w=60');
+    expect((await app.handle(jsonRequest("/limited", { n: "bad" }))).status).toBe(422);
+    const refused = await app.handle(jsonRequest("/limited", { n: 3 }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(refused.headers.get("ratelimit")).toBe('"items";r=0;t=60');
+    expect((await problemOf(refused)).code).toBe("RATE_LIMITED");
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { freePort, waitForHttp } from "./support/index.ts";
+
+async function startFixture(env: Record<string, string> = {}) {
+  const port = await freePort();
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/fast`);
+  return { proc, base };
+}
+
+describe("graceful shutdown", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`${signal}: in-flight requests finish, new ones are refused, exit 0`, async () => {
+      const { proc, base } = await startFixture();
+      const inFlight = fetch(`${base}/slow`);
+      await Bun.sleep(100);
+      proc.kill(signal);
+      await Bun.sleep(100);
+      await expect(fetch(`${base}/fast`, { keepalive: false })).rejects.toThrow();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ done: true });
+      expect(await proc.exited).toBe(0);
+      const log = await new Response(proc.stdout).text();
+      expect(log).toContain('"msg":"shutting down"');
+      expect(log).toContain('"msg":"closing resources"');
+      expect(log).toContain('"msg":"stopped"');
+    });
+  }
+
+  test("past the shutdown timeout the stragglers are cut and the exit code is 1", async () => {
+    const { proc, base } = await startFixture({ SLOW_MS: "5000", SHUTDOWN_TIMEOUT_MS: "200" });
+    const inFlight = fetch(`${base}/slow`).catch(() => "cut");
+    await Bun.sleep(100);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(1);
+    expect(await inFlight).toBe("cut");
+  });
+});
