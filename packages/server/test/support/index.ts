@@ -1,3 +1,3 @@
 export { get, jsonRequest, problemOf } from "./http.ts";
 export { freePort, waitForHttp } from "./ports.ts";
-export { startRedis, type TestRedis, uniquePrefix } from "./redis.ts";
+export { startRedis, type TestRedis, testStore, uniquePrefix } from "./redis.ts";

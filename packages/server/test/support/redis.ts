@@ -1,3 +1,4 @@
+import { memoryStore, redisStore, type SharedStore } from "../../src/index.ts";
 import { freePort } from "./ports.ts";
 
 export type TestRedis = { url: string; stop(): Promise<void> };
@@ -43,3 +44,12 @@ export async function startRedis(): Promise<TestRedis | null> {
 
 /** Keys of one test run never meet another's, even on a shared TEST_REDIS_URL. */
 export const uniquePrefix = (label: string) => `test:${label}:${crypto.randomUUID()}:`;
+
+/**
+ * The store a suite runs on: process memory by default, Redis when TEST_REDIS_URL is set. CI
+ * runs every suite twice, once each way, so the same assertions hold on both backends.
+ */
+export function testStore(label: string): SharedStore {
+  const url = process.env.TEST_REDIS_URL;
+  return url ? redisStore(url, { prefix: uniquePrefix(label) }) : memoryStore();
+}
