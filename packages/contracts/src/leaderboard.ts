@@ -8,7 +8,7 @@ export const ENTRY_ID_PATTERN = "^[0-9]{13,}-[0-9a-z]{4,16}$";
 
 export const LeaderboardEntry = t.Object({
   id: t.String({ pattern: ENTRY_ID_PATTERN, examples: ["1763769600000-k3j9x2qa"] }),
-  playerName: t.String({ minLength: 1, maxLength: PLAYER_NAME_MAX * 2 }),
+  playerName: t.String({ minLength: 1, maxLength: PLAYER_NAME_MAX * 12 }),
   score: t.Number(),
   timestamp: t.String({ format: "date-time", examples: ["2026-11-22T00:00:00.000Z"] }),
 });

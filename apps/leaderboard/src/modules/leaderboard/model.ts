@@ -9,5 +9,8 @@ export {
   SubmittedEntry,
 } from "@platform/contracts/leaderboard";
 
-/** Besides the 32-character rule: a hard cap on UTF-16 units, so combining-mark towers stay small. */
-export const PLAYER_NAME_MAX_UNITS = 128;
+/**
+ * Besides the 32-character rule, a cap on UTF-16 units: 12 per character covers family, flag and
+ * skin-tone emoji, while a tower of combining marks on one character stays out.
+ */
+export const PLAYER_NAME_MAX_UNITS = 384;

@@ -1,0 +1,156 @@
+import { describe, expect, test } from "bun:test";
+import { memoryStore } from "@platform/server";
+import { get, jsonRequest } from "@platform/server/testing";
+import { type Entry, makeApp } from "./support.ts";
+
+const post = (body: unknown) => jsonRequest("/api/leaderboard", body);
+
+describe("GET /api/leaderboard", () => {
+  test("an empty board is an empty array", async () => {
+    const { app } = makeApp();
+    const res = await app.handle(get("/api/leaderboard"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    expect(await res.json()).toEqual([]);
+  });
+
+  test("returns at most 10 entries, highest score first", async () => {
+    const { app } = makeApp();
+    const scores = [5, 99, -3, 42, 7, 1e6, 0, 13, 8, 77, 21, 64, 2.5];
+    for (const [i, score] of scores.entries())
+      await app.handle(post({ playerName: `p${i}`, score }));
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board.map((e) => e.score)).toEqual(scores.toSorted((a, b) => b - a).slice(0, 10));
+  });
+
+  test("ties rank the earlier submission first", async () => {
+    let now = 1_763_769_600_000;
+    const { app } = makeApp({ now: () => now++ });
+    for (const name of ["first", "second", "third"])
+      await app.handle(post({ playerName: name, score: 50 }));
+    await app.handle(post({ playerName: "top", score: 51 }));
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board.map((e) => e.playerName)).toEqual(["top", "first", "second", "third"]);
+  });
+
+  test("a trailing slash works too", async () => {
+    const { app } = makeApp();
+    expect((await app.handle(get("/api/leaderboard/"))).status).toBe(200);
+  });
+});
+
+describe("POST /api/leaderboard", () => {
+  test("201 with the stored entry: server-made id and millisecond ISO timestamp, plus rank", async () => {
+    const now = Date.UTC(2026, 10, 22, 8, 30, 15, 123);
+    const { app } = makeApp({ now: () => now });
+    const res = await app.handle(post({ playerName: "Ada", score: 4200 }));
+    expect(res.status).toBe(201);
+    const entry = (await res.json()) as Entry;
+    expect(entry).toEqual({
+      id: expect.stringMatching(new RegExp(`^${now}-[0-9a-z]{8}$`)),
+      playerName: "Ada",
+      score: 4200,
+      timestamp: "2026-11-22T08:30:15.123Z",
+      rank: 1,
+    });
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board).toEqual([
+      { id: entry.id, playerName: "Ada", score: 4200, timestamp: entry.timestamp },
+    ]);
+  });
+
+  test("ids are unique", async () => {
+    const { app } = makeApp({ now: () => 1_763_769_600_000 }); // one millisecond for all
+    const ids = new Set<string>();
+    for (let i = 0; i < 200; i++)
+      ids.add(((await (await app.handle(post({ playerName: "x", score: i }))).json()) as Entry).id);
+    expect(ids.size).toBe(200);
+  });
+
+  test("rank is null outside the top 10, and the entry does not appear", async () => {
+    const { app } = makeApp();
+    for (let i = 0; i < 10; i++) await app.handle(post({ playerName: `p${i}`, score: 100 + i }));
+    const low = (await (await app.handle(post({ playerName: "low", score: 1 }))).json()) as Entry;
+    expect(low.rank).toBeNull();
+    const tie = (await (await app.handle(post({ playerName: "tie", score: 100 }))).json()) as Entry;
+    expect(tie.rank).toBeNull(); // equal to the 10th, but later
+    const mid = (await (
+      await app.handle(post({ playerName: "mid", score: 104.5 }))
+    ).json()) as Entry;
+    expect(mid.rank).toBe(6); // behind 109, 108, 107, 106, 105
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board).toHaveLength(10);
+    expect(board.map((e) => e.playerName)).not.toContain("low");
+    expect(board[5]?.playerName).toBe("mid");
+  });
+
+  test("a client-sent id and timestamp are ignored, unknown fields dropped", async () => {
+    const { app } = makeApp();
+    const res = await app.handle(
+      post({
+        playerName: "Eve",
+        score: 1,
+        id: "1-hacked",
+        timestamp: "1999-01-01T00:00:00.000Z",
+        admin: true,
+      }),
+    );
+    const entry = (await res.json()) as Entry & { admin?: boolean };
+    expect(entry.id).not.toBe("1-hacked");
+    expect(entry.timestamp).not.toBe("1999-01-01T00:00:00.000Z");
+    expect(entry.admin).toBeUndefined();
+  });
+
+  test("names are trimmed and NFC-normalised", async () => {
+    const { app } = makeApp();
+    const entry = (await (
+      await app.handle(post({ playerName: "  Zoe\u0301  ", score: 1 }))
+    ).json()) as Entry;
+    expect(entry.playerName).toBe("Zoé");
+  });
+
+  test.each([
+    ["emoji", "🎮 Pro Gamer 🏆"],
+    ["a family emoji counts as one character", "👨‍👩‍👧‍👦".repeat(32)],
+    ["CJK", "玩家一号"],
+    ["right-to-left script", "لاعب"],
+    ["exactly 32 characters", "x".repeat(32)],
+  ])("accepts %s", async (_, playerName) => {
+    const { app } = makeApp();
+    const res = await app.handle(post({ playerName, score: 1 }));
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as Entry).playerName).toBe(playerName);
+  });
+
+  test.each([
+    ["negative", -5000],
+    ["fractional", 0.125],
+    ["huge", 1.7976931348623157e308],
+    ["tiny negative", -1.7976931348623157e308],
+    ["zero", 0],
+  ])("accepts a %s score and stores it exactly", async (_, score) => {
+    const { app } = makeApp();
+    const res = await app.handle(post({ playerName: "s", score }));
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as Entry).score).toBe(score);
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board[0]?.score).toBe(score);
+  });
+});
+
+describe("bounded memory", () => {
+  test("however many scores arrive, only the top 10 are kept", async () => {
+    const store = memoryStore();
+    const { app } = makeApp({ store });
+    const scores = Array.from({ length: 5_000 }, () => Math.floor(Math.random() * 1e9));
+    for (let i = 0; i < scores.length; i += 500) {
+      await Promise.all(
+        scores.slice(i, i + 500).map((score) => app.handle(post({ playerName: "bulk", score }))),
+      );
+    }
+    expect(store.sizes().ranked).toBe(10);
+    const board = (await (await app.handle(get("/api/leaderboard"))).json()) as Entry[];
+    expect(board.map((e) => e.score)).toEqual(scores.toSorted((a, b) => b - a).slice(0, 10));
+    await store.close();
+  });
+});
