@@ -22,6 +22,9 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   app.listen({
     port: opts.port,
     hostname: opts.hostname,
+    // Elysia turns SO_REUSEPORT on by default: a second copy started by mistake would silently
+    // share the port and take half the traffic. A taken port is a start-up error instead.
+    reusePort: false,
     ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
   });
   const server = app.server;
@@ -43,6 +46,9 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
     }, opts.shutdownTimeoutMs);
     try {
       await server.stop(false);
+      // Elysia writes access-log lines in a setImmediate after each response: let the last
+      // ones run before the log is flushed.
+      await new Promise((resolve) => setImmediate(resolve));
       await opts.onShutdown?.();
       clearTimeout(force);
       logger.info("stopped");

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { freePort, waitForHttp } from "./support/index.ts";
 
-async function startFixture(env: Record<string, string> = {}) {
-  const port = await freePort();
+async function startFixture(env: Record<string, string> = {}, port?: number) {
+  port ??= await freePort();
   const proc = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
     env: { ...process.env, PORT: String(port), ...env },
     stdout: "pipe",
@@ -11,7 +11,7 @@ async function startFixture(env: Record<string, string> = {}) {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/fast`);
-  return { proc, base };
+  return { proc, base, port };
 }
 
 describe("graceful shutdown", () => {
@@ -41,5 +41,18 @@ describe("graceful shutdown", () => {
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(1);
     expect(await inFlight).toBe("cut");
+  });
+
+  test("a second instance on a port already in use fails to start instead of sharing it", async () => {
+    const first = await startFixture();
+    const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
+      env: { ...process.env, PORT: String(first.port) },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    expect(await second.exited).not.toBe(0);
+    expect(await new Response(second.stderr).text()).toContain("in use");
+    first.proc.kill("SIGTERM");
+    expect(await first.proc.exited).toBe(0);
   });
 });

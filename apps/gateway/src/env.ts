@@ -1,0 +1,42 @@
+import { commonEnv, parseEnv, port, EnvType as T } from "@platform/server";
+
+const MiB = 1024 * 1024;
+const upstreamUrl = T.Optional(T.String({ pattern: "^https?://[^/]+/?$" }));
+const timeout = (fallback: number) =>
+  T.Integer({ minimum: 100, maximum: 600_000, default: fallback });
+
+export const GatewayEnv = T.Object({
+  NODE_ENV: commonEnv.NODE_ENV,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
+  GATEWAY_PORT: port(3000),
+  /**
+   * The gateway is the edge: by default it trusts no X-Forwarded-For at all and writes the real
+   * peer address. Name a load balancer in front of it here.
+   */
+  GATEWAY_TRUSTED_PROXIES: T.String({ default: "none" }),
+  /** Largest request body for admissions (10 MiB documents plus multipart framing). */
+  GATEWAY_MAX_UPLOAD_BYTES: T.Integer({ minimum: 1_024, maximum: 1_024 * MiB, default: 11 * MiB }),
+  /** Largest request body for the JSON-only services. */
+  GATEWAY_MAX_BODY_BYTES: T.Integer({ minimum: 1_024, maximum: 1_024 * MiB, default: 1 * MiB }),
+  // Upstreams: an explicit URL, else 127.0.0.1 on the port the app itself reads.
+  ADMISSIONS_PORT: port(3001),
+  LEADERBOARD_PORT: port(3002),
+  RUNNER_PORT: port(3003),
+  BENCH_PORT: port(3004),
+  ADMISSIONS_URL: upstreamUrl,
+  LEADERBOARD_URL: upstreamUrl,
+  RUNNER_URL: upstreamUrl,
+  BENCH_URL: upstreamUrl,
+  // Time to the upstream's response headers, per route, before a 504.
+  GATEWAY_ADMISSIONS_TIMEOUT_MS: timeout(30_000),
+  GATEWAY_LEADERBOARD_TIMEOUT_MS: timeout(5_000),
+  GATEWAY_RUNNER_TIMEOUT_MS: timeout(15_000),
+  GATEWAY_BENCH_TIMEOUT_MS: timeout(60_000),
+});
+
+export type GatewayEnv = typeof GatewayEnv.static;
+
+export const loadEnv = (source: Record<string, string | undefined> = process.env) =>
+  parseEnv(GatewayEnv, source);

@@ -1,0 +1,34 @@
+import { createLogger, exitOnStartupError, parseTrustedProxies, serve } from "@platform/server";
+import { createApp } from "./app.ts";
+import { loadEnv } from "./env.ts";
+import { routingTable } from "./modules/proxy/routes.ts";
+
+try {
+  const env = loadEnv();
+  const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
+  const routes = routingTable(env);
+  logger.info("routes", {
+    routes: routes.map(({ upstream, prefixes, target, timeoutMs }) => ({
+      upstream,
+      prefixes,
+      target,
+      timeoutMs,
+    })),
+  });
+  const app = createApp({
+    routes,
+    trustedProxies: parseTrustedProxies(env.GATEWAY_TRUSTED_PROXIES),
+    logger,
+  });
+  serve(app, {
+    port: env.GATEWAY_PORT,
+    hostname: env.HOST,
+    logger,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    // Above every route's limit, so the per-route check answers first with a problem+json 413.
+    maxRequestBodySize:
+      Math.max(env.GATEWAY_MAX_UPLOAD_BYTES, env.GATEWAY_MAX_BODY_BYTES) + 64 * 1024,
+  });
+} catch (error) {
+  exitOnStartupError(error);
+}
