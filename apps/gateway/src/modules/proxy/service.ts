@@ -1,5 +1,5 @@
 import { HttpProblem } from "@platform/server";
-import { clientResponseHeaders, type ForwardedFor, upstreamRequestHeaders } from "./headers.ts";
+import { type ForwardedFor, toClientResponseHeaders, toUpstreamRequestHeaders } from "./headers.ts";
 import type { Route } from "./model.ts";
 
 const tooLarge = (route: Route) =>
@@ -57,7 +57,7 @@ export async function forward(request: Request, route: Route, path: string, who:
   try {
     upstream = await fetch(route.target + path, {
       method: request.method,
-      headers: upstreamRequestHeaders(request.headers, who),
+      headers: toUpstreamRequestHeaders(request.headers, who),
       body,
       redirect: "manual",
       signal: abort.signal,
@@ -83,11 +83,8 @@ export async function forward(request: Request, route: Route, path: string, who:
     clearTimeout(timer);
     request.signal.removeEventListener("abort", onClientGone);
   }
-  return new Response(upstream.body, {
-    status: upstream.status,
-    statusText: upstream.statusText,
-    headers: clientResponseHeaders(upstream.headers, who.requestId),
-  });
+  toClientResponseHeaders(upstream.headers, who.requestId);
+  return upstream;
 }
 
 /** A short, path-free reason: error codes such as ConnectionRefused, not messages. */
