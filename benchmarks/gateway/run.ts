@@ -202,7 +202,8 @@ http {
   const results: Record<string, { load: Result[]; single: Result[] }> = {};
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const entry = (results[target.name] ??= { load: [], single: [] });
+      const entry = results[target.name] ?? { load: [], single: [] };
+      results[target.name] = entry;
       entry.load.push(await wrk(target.url, duration, connections, await target.pids()));
       entry.single.push(await wrk(target.url, Math.max(3, duration / 2), 1));
     }
