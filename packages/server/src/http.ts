@@ -21,13 +21,17 @@ export function requestIdFor(request: Request): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
 }
 
+type ValueIssue = { path?: string; message: string; schema?: { enum?: unknown[] } };
+
 /** Anything thrown, as the problem the client sees. Unknown errors never leak their message. */
 export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ValidationError) {
-    const errors = (error.all as { path?: string; message: string }[]).map((e) => ({
+    const errors = (error.all as ValueIssue[]).map((e) => ({
       path: `/${error.type}${e.path ?? ""}`,
-      message: e.message,
+      message: Array.isArray(e.schema?.enum)
+        ? `Expected one of: ${e.schema.enum.join(", ")}`
+        : e.message,
     }));
     const first = errors[0];
     return new HttpProblem("VALIDATION_FAILED", {

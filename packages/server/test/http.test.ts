@@ -20,6 +20,7 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
     .post("/items", ({ body }) => body, {
       body: t.Object({ name: t.String({ minLength: 1 }), score: t.Number() }),
     })
+    .post("/kind", ({ body }) => body, { body: t.Object({ kind: t.UnionEnum(["a", "b"]) }) })
     .post("/conflict", () => {
       throw new HttpProblem(
         { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
@@ -123,6 +124,13 @@ describe("problem+json for every error", () => {
     expect(paths).toContain("/body/score");
   });
 
+  test("an enum failure names the allowed values", async () => {
+    const res = await app.handle(jsonRequest("/kind", { kind: "c" }));
+    expect((await problemOf(res)).errors).toEqual([
+      { path: "/body/kind", message: "Expected one of: a, b" },
+    ]);
+  });
+
   test("1e309 parses to Infinity and is refused as a number", async () => {
     const res = await app.handle(jsonRequest("/items", '{"name":"a","score":1e309}'));
     expect(res.status).toBe(422);
@@ -211,25 +219,62 @@ describe("request ids and the access log", () => {
 });
 
 describe("clientGuards", () => {
-  test("the rateLimit macro answers 429 with Retry-After and IETF headers, counting invalid bodies too", async () => {
-    const limiter = createRateLimiter(memoryStore(), { name: "items", limit: 2, windowMs: 60_000 });
+  const limited = () => {
+    const limiter = createRateLimiter(memoryStore(), { name: "items", limit: 3, windowMs: 60_000 });
     const logger = createLogger({ service: "t", level: "silent" });
-    const app = new Elysia()
-      .use(platform({ service: "t", logger }))
-      .use(clientGuards(parseTrustedProxies("loopback")))
+    return new Elysia()
+      .use(platform({ service: "t", logger, maxJsonBytes: 100 }))
+      .use(
+        clientGuards(parseTrustedProxies("loopback"), [
+          { method: "POST", path: "/limited", limiter },
+        ]),
+      )
       .post("/limited", ({ body, clientIp }) => ({ body, clientIp }), {
         body: t.Object({ n: t.Number() }),
-        rateLimit: limiter,
-      });
+      })
+      .post("/free", () => "free");
+  };
+
+  test("a limited route answers 429 with Retry-After and IETF headers once the quota is spent", async () => {
+    const app = limited();
     const first = await app.handle(jsonRequest("/limited", { n: 1 }));
     expect(first.status).toBe(200);
-    expect(first.headers.get("ratelimit")).toBe('"items";r=1;t=60');
-    expect(first.headers.get("ratelimit-policy")).toBe('"items";q=2;w=60');
-    expect((await app.handle(jsonRequest("/limited", { n: "bad" }))).status).toBe(422);
-    const refused = await app.handle(jsonRequest("/limited", { n: 3 }));
+    expect(await first.json()).toEqual({ body: { n: 1 }, clientIp: "unknown" });
+    expect(first.headers.get("ratelimit")).toBe('"items";r=2;t=60');
+    expect(first.headers.get("ratelimit-policy")).toBe('"items";q=3;w=60');
+    await app.handle(jsonRequest("/limited/", { n: 2 })); // the trailing slash is the same route
+    await app.handle(jsonRequest("/limited?x=1", { n: 3 }));
+    const refused = await app.handle(jsonRequest("/limited", { n: 4 }));
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(refused.headers.get("ratelimit")).toBe('"items";r=0;t=60');
     expect((await problemOf(refused)).code).toBe("RATE_LIMITED");
+    expect((await app.handle(jsonRequest("/free", {}))).status).toBe(200);
+  });
+
+  test("400, 413, 415 and 422 answers count too, and carry the headers", async () => {
+    const app = limited();
+    const bad = [
+      jsonRequest("/limited", "{"),
+      jsonRequest("/limited", { n: 1, pad: "x".repeat(200) }),
+      jsonRequest("/limited", "{}", { headers: { "content-type": "text/plain" } }),
+    ];
+    const statuses = [];
+    for (const request of bad) {
+      const res = await app.handle(request);
+      statuses.push(res.status);
+      expect(res.headers.get("ratelimit-policy")).toBe('"items";q=3;w=60');
+    }
+    expect(statuses).toEqual([400, 413, 415]);
+    const refused = await app.handle(jsonRequest("/limited", { n: "not a number" }));
+    expect(refused.status).toBe(429);
+  });
+
+  test("a GET to a POST-limited path is not limited", async () => {
+    const app = limited();
+    for (let i = 0; i < 5; i++) await app.handle(jsonRequest("/limited", { n: i }));
+    const res = await app.handle(get("/limited"));
+    expect(res.status).toBe(404);
+    expect(res.headers.get("ratelimit")).toBeNull();
   });
 });

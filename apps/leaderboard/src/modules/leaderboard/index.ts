@@ -16,6 +16,8 @@ export type LeaderboardDeps = {
   now: () => number;
 };
 
+const PATH = "/api/leaderboard";
+
 export const leaderboard = (deps: LeaderboardDeps) => {
   const { store, now } = deps;
   const submitLimit = createRateLimiter(
@@ -23,8 +25,8 @@ export const leaderboard = (deps: LeaderboardDeps) => {
     { name: "leaderboard-submit", limit: deps.postsPerMinute, windowMs: 60_000 },
     now,
   );
-  return new Elysia({ name: "leaderboard", prefix: "/api/leaderboard" })
-    .use(clientGuards(deps.trustedProxies))
+  return new Elysia({ name: "leaderboard", prefix: PATH })
+    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: submitLimit }]))
     .get("", () => topEntries(store), {
       response: Leaderboard,
       detail: { summary: "The top 10 entries, highest score first; ties list the earlier first" },
@@ -38,7 +40,6 @@ export const leaderboard = (deps: LeaderboardDeps) => {
       {
         body: ScoreSubmission,
         response: { 201: SubmittedEntry },
-        rateLimit: submitLimit,
         detail: {
           summary:
             "Submit a score; answers the stored entry and its rank (null outside the top 10)",

@@ -1,0 +1,21 @@
+import { healthRoutes, type Logger, platform } from "@platform/server";
+import { Elysia } from "elysia";
+import { type BenchmarkDeps, benchmark } from "./modules/benchmark/index.ts";
+
+export type AppDeps = Omit<BenchmarkDeps, "now" | "logger"> & {
+  logger: Logger;
+  now?: () => number;
+};
+
+/** The body is one short field; anything near this size is not a benchmark request. */
+export const MAX_BODY_BYTES = 4 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const { store, logger } = deps;
+  return new Elysia()
+    .use(platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES }))
+    .use(healthRoutes("bench", { store: () => store.ping() }))
+    .use(benchmark({ ...deps, now: deps.now ?? Date.now }));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,45 @@
+import {
+  createLogger,
+  createStore,
+  exitOnStartupError,
+  parseTrustedProxies,
+  serve,
+} from "@platform/server";
+import { createApp } from "./app.ts";
+import { loadEnv } from "./env.ts";
+import { BENCHMARK_ITERATIONS, WARMUP_ITERATIONS } from "./modules/benchmark/model.ts";
+import { createBenchmarkRunner } from "./runner/runner.ts";
+
+try {
+  const env = loadEnv();
+  const logger = createLogger({ service: "bench", level: env.LOG_LEVEL });
+  const store = createStore({ redisUrl: env.REDIS_URL, prefix: "bench:" });
+  const runner = createBenchmarkRunner({
+    iterations: BENCHMARK_ITERATIONS,
+    warmupIterations: WARMUP_ITERATIONS,
+    timeoutMs: env.BENCH_RUN_TIMEOUT_MS,
+    maxWaiting: env.BENCH_QUEUE_MAX,
+  });
+  logger.info("starting", { store: store.kind, runsPerMinute: env.BENCH_RATE_LIMIT });
+  const app = createApp({
+    store,
+    runner,
+    logger,
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    runsPerMinute: env.BENCH_RATE_LIMIT,
+  });
+  serve(app, {
+    port: env.BENCH_PORT,
+    hostname: env.HOST,
+    logger,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    // Bun cuts off anything this large outright; below it the app answers a problem+json 413.
+    maxRequestBodySize: 1024 * 1024,
+    onShutdown: async () => {
+      runner.close();
+      await store.close();
+    },
+  });
+} catch (error) {
+  exitOnStartupError(error);
+}

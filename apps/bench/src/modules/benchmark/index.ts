@@ -1,0 +1,43 @@
+import {
+  clientGuards,
+  createRateLimiter,
+  type Logger,
+  type SharedStore,
+  type TrustedProxies,
+} from "@platform/server";
+import { Elysia } from "elysia";
+import type { BenchmarkRunner } from "../../runner/runner.ts";
+import { BenchmarkRequest, BenchmarkResult } from "./model.ts";
+import { runBenchmark } from "./service.ts";
+
+export type BenchmarkDeps = {
+  store: SharedStore;
+  runner: BenchmarkRunner;
+  logger: Logger;
+  trustedProxies: TrustedProxies;
+  /** Requests per minute per client IP. */
+  runsPerMinute: number;
+  now: () => number;
+};
+
+const PATH = "/api/benchmark";
+
+export const benchmark = (deps: BenchmarkDeps) => {
+  const limit = createRateLimiter(
+    deps.store,
+    { name: "benchmark", limit: deps.runsPerMinute, windowMs: 60_000 },
+    deps.now,
+  );
+  return new Elysia({ name: "benchmark", prefix: PATH })
+    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: limit }]))
+    .post("", ({ body, request }) => runBenchmark(deps, body.type, request.signal), {
+      body: BenchmarkRequest,
+      response: BenchmarkResult,
+      detail: {
+        summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",
+        description:
+          "Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the " +
+          "total of the timed iterations in microseconds; perIteration holds their statistics.",
+      },
+    });
+};

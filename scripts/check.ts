@@ -1,0 +1,124 @@
+#!/usr/bin/env bun
+/**
+ * The project's one test command (`bun run check`): typecheck, lint, every workspace's tests on
+ * the embedded defaults and again on PostgreSQL + Redis, the compose checks, and an end-to-end
+ * smoke through the real gateway. Prints each step's output, then one line `N passed, N failed`.
+ *
+ * The PostgreSQL + Redis pass needs TEST_DATABASE_URL and TEST_REDIS_URL; without them it is
+ * skipped with a warning, and under CI (CI=true) it is a failure.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+let passed = 0;
+let failed = 0;
+const summary: string[] = [];
+
+type StepResult = { passed: number; failed: number };
+
+async function run(
+  label: string,
+  cmd: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+) {
+  console.log(`\n━━ ${label}: ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd ?? root,
+    env: opts.env ?? process.env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      output += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  return { code: await proc.exited, output };
+}
+
+/** A step that is one check: it passes or fails as a whole. */
+async function step(label: string, cmd: string[], opts: Parameters<typeof run>[2] = {}) {
+  const { code } = await run(label, cmd, opts);
+  record(label, code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+}
+
+/** A `bun test` run: every test case counts; a crash without counted failures is one failure. */
+async function testStep(label: string, cwd: string, env: Record<string, string | undefined>) {
+  const { code, output } = await run(label, ["bun", "test"], { cwd, env });
+  // bun test ends with lines like " 12 pass" and " 0 fail".
+  const count = (word: string) =>
+    Number([...output.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))].at(-1)?.[1] ?? 0);
+  const result = { passed: count("pass"), failed: count("fail") };
+  if (code !== 0 && result.failed === 0) result.failed = 1;
+  record(label, result);
+}
+
+function record(label: string, result: StepResult) {
+  passed += result.passed;
+  failed += result.failed;
+  summary.push(
+    `${result.failed === 0 ? "ok  " : "FAIL"} ${label}: ${result.passed} passed, ${result.failed} failed`,
+  );
+}
+
+const workspaces = ["packages", "apps"].flatMap((dir) =>
+  readdirSync(join(root, dir))
+    .map((name) => join(root, dir, name))
+    .filter((path) => existsSync(join(path, "package.json"))),
+);
+const name = (path: string) => path.slice(root.length + 1);
+const hasTests = (path: string) => existsSync(join(path, "test"));
+
+// Embedded defaults: nothing external configured.
+const embedded: Record<string, string | undefined> = { ...process.env };
+for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE_URL"])
+  delete embedded[key];
+
+for (const path of workspaces)
+  await step(`typecheck ${name(path)}`, ["bunx", "tsc", "-p", "."], { cwd: path });
+await step("lint", ["bunx", "biome", "check", "--error-on-warnings", "."]);
+await testStep("compose and container checks", join(root, "infra"), embedded);
+
+for (const path of workspaces.filter(hasTests)) {
+  await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded);
+}
+
+const backends = {
+  TEST_REDIS_URL: process.env.TEST_REDIS_URL,
+  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+};
+if (backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL) {
+  const env = { ...embedded, ...backends };
+  for (const path of workspaces.filter(hasTests)) {
+    await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
+  }
+} else {
+  const message =
+    "TEST_DATABASE_URL and TEST_REDIS_URL are not both set: the PostgreSQL + Redis pass did not run";
+  console.warn(`\n!! ${message}`);
+  if (process.env.CI) record("PostgreSQL + Redis pass", { passed: 0, failed: 1 });
+  else summary.push(`skip ${message}`);
+}
+
+await testStep("smoke through the gateway (embedded defaults)", join(root, "scripts"), {
+  ...embedded,
+  SMOKE: "1",
+});
+if (backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL) {
+  await testStep("smoke through the gateway (PostgreSQL + Redis)", join(root, "scripts"), {
+    ...embedded,
+    SMOKE: "1",
+    REDIS_URL: backends.TEST_REDIS_URL,
+    DATABASE_URL: backends.TEST_DATABASE_URL,
+  });
+}
+
+console.log(`\n━━ summary\n${summary.join("\n")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
