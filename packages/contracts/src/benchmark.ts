@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { JsonInteger } from "./integer.ts";
 
 export const BENCHMARK_ITERATIONS = 10_000;
 export const BENCHMARK_TYPES = ["json", "array", "string", "crypto"] as const;
@@ -26,16 +27,16 @@ export type IterationStats = typeof IterationStats.static;
 export const BenchmarkResult = t.Object({
   type: BenchmarkType,
   executionTime: t.Number({ description: "Total microseconds of the timed iterations" }),
-  iterations: t.Integer({ default: BENCHMARK_ITERATIONS }),
+  iterations: JsonInteger({ default: BENCHMARK_ITERATIONS }),
   timestamp: t.String({ format: "date-time" }),
   // Additive fields (optional in the contract, always sent by the bench app).
   warmupIterations: t.Optional(
-    t.Integer({ minimum: 0, description: "Untimed iterations run first so the JIT is warm" }),
+    JsonInteger({ minimum: 0, description: "Untimed iterations run first so the JIT is warm" }),
   ),
   perIteration: t.Optional(IterationStats),
   opsPerSecond: t.Optional(t.Number({ minimum: 0, description: "iterations / executionTime" })),
   checksum: t.Optional(
-    t.Integer({
+    JsonInteger({
       minimum: 0,
       description: "Every iteration's result folded into 32 bits: the same for every run of a type",
     }),
@@ -51,7 +52,7 @@ export const BenchmarkResult = t.Object({
   cpu: t.Optional(
     t.Object({
       model: t.String({ description: "As the operating system reports it" }),
-      cores: t.Integer({ minimum: 1, description: "Logical cores available to the process" }),
+      cores: JsonInteger({ minimum: 1, description: "Logical cores available to the process" }),
     }),
   ),
 });

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { JsonInteger } from "./integer.ts";
 
 export const LEADERBOARD_SIZE = 10;
 export const PLAYER_NAME_MAX = 32;
@@ -28,7 +29,7 @@ export type ScoreSubmission = typeof ScoreSubmission.static;
 export const SubmittedEntry = t.Composite([
   LeaderboardEntry,
   t.Object({
-    rank: t.Union([t.Integer({ minimum: 1, maximum: LEADERBOARD_SIZE }), t.Null()], {
+    rank: t.Union([JsonInteger({ minimum: 1, maximum: LEADERBOARD_SIZE }), t.Null()], {
       description: "1-based position if the entry is in the top 10, else null",
     }),
   }),

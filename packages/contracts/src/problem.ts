@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { JsonInteger } from "./integer.ts";
 
 /** One field-level problem inside a 422: a JSON Pointer into the request and what is wrong. */
 export const FieldProblem = t.Object({
@@ -15,7 +16,7 @@ export const Problem = t.Object(
   {
     type: t.String({ examples: ["/problems/validation-failed"] }),
     title: t.String({ examples: ["Validation failed"] }),
-    status: t.Integer({ minimum: 400, maximum: 599 }),
+    status: JsonInteger({ minimum: 400, maximum: 599 }),
     detail: t.String(),
     code: t.String({ pattern: "^[A-Z][A-Z0-9_]*$", examples: ["VALIDATION_FAILED"] }),
     requestId: t.String(),

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { JsonInteger } from "./integer.ts";
 
 export const RUN_CODE_MAX = 1000;
 export const RUN_TIMEOUT_MAX_MS = 5000;
@@ -9,8 +10,9 @@ export const RunRequest = t.Object({
     maxLength: RUN_CODE_MAX,
     description: "TypeScript source, at most 1000 characters",
   }),
+  // A JSON integer only: "timeout": "100" is a 422, not 100 (decisions.md, Code execution).
   timeout: t.Optional(
-    t.Integer({
+    JsonInteger({
       minimum: 1,
       maximum: RUN_TIMEOUT_MAX_MS,
       default: RUN_TIMEOUT_MAX_MS,

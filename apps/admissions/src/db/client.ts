@@ -1,0 +1,71 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { SQL } from "bun";
+import { type Dialect, dialectOf, prepareConnection } from "./dialect.ts";
+
+/**
+ * The database as the app uses it: `run` for statements outside a transaction, `transaction`
+ * for several rows that change together. Inside a transaction use only its `tx` handle: on
+ * SQLite a nested `run` would wait for the transaction that waits for it.
+ */
+export type Db = {
+  readonly dialect: Dialect;
+  run<T>(work: (sql: SQL) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SQL) => Promise<T>): Promise<T>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseConfig = {
+  /** A postgres:// URL; absent means SQLite. */
+  url?: string | undefined;
+  /** SQLite file (":memory:" for tests); its folder is created when missing. */
+  sqliteFile: string;
+  /** PostgreSQL pool size. */
+  maxConnections?: number;
+};
+
+export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+  const dialect = dialectOf(config.url);
+  if (dialect === "postgres" && config.url) {
+    const sql = new SQL({ url: config.url, max: config.maxConnections ?? 10 });
+    return wrap(sql, dialect, (work) => work());
+  }
+  if (config.sqliteFile !== ":memory:") mkdirSync(dirname(config.sqliteFile), { recursive: true });
+  const sql = new SQL({ adapter: "sqlite", filename: config.sqliteFile, create: true });
+  await prepareConnection(sql, dialect);
+  return wrap(sql, dialect, serialized());
+}
+
+type Gate = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * SQLite here is one connection: a statement issued while another request's transaction is
+ * open would silently join (and share the fate of) that transaction. Every use of the
+ * connection therefore waits its turn. SQLite executes one statement at a time anyway, so this
+ * costs nothing in throughput.
+ */
+function serialized(): Gate {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const result = tail.then(work, work);
+    tail = result.catch(() => {});
+    return result;
+  };
+}
+
+function wrap(sql: SQL, dialect: Dialect, gate: Gate): Db {
+  return {
+    dialect,
+    run: (work) => gate(() => work(sql)),
+    transaction: <T>(work: (tx: SQL) => Promise<T>) =>
+      gate(() => sql.begin((tx) => work(tx)) as Promise<T>),
+    async ping() {
+      await gate(() => sql`SELECT 1 AS ok`);
+    },
+    async close() {
+      await sql.close();
+    },
+  };
+}

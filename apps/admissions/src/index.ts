@@ -1,0 +1,32 @@
+import { createLogger, createStore, exitOnStartupError, serve } from "@platform/server";
+import { createApp } from "./app.ts";
+import { appSettings, databaseConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { loadEnv } from "./env.ts";
+
+try {
+  const env = loadEnv();
+  const logger = createLogger({ service: "admissions", level: env.LOG_LEVEL });
+  const db = await openDatabase(databaseConfig(env));
+  if (env.ADMISSIONS_MIGRATE_ON_START) {
+    logger.info("migrations applied", { versions: await migrate(db) });
+  }
+  const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
+  logger.info("starting", { database: db.dialect, store: store.kind });
+  const app = createApp({ db, store, logger, ...appSettings(env) });
+  serve(app, {
+    port: env.ADMISSIONS_PORT,
+    hostname: env.HOST,
+    logger,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    // Bun cuts off anything this large outright; below it the app answers a problem+json 413.
+    maxRequestBodySize: 1024 * 1024,
+    onShutdown: async () => {
+      await store.close();
+      await db.close();
+    },
+  });
+} catch (error) {
+  exitOnStartupError(error);
+}

@@ -1,0 +1,32 @@
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+
+type EnumOptions = Parameters<typeof t.UnionEnum>[1];
+
+/**
+ * `t.UnionEnum` without its implicit default: Elysia gives every UnionEnum `default: values[0]`,
+ * which silently fills an omitted optional field (a PATCH without `level` would reset it).
+ */
+export function enumOf<const V extends readonly [string, ...string[]]>(
+  values: V,
+  options: EnumOptions = {},
+) {
+  const schema = t.UnionEnum(values, options);
+  if (!options || !("default" in options)) delete (schema as { default?: unknown }).default;
+  return schema;
+}
+
+/**
+ * A JSON integer, strictly. Elysia's `t.Integer` also takes numeric strings (right for query
+ * parameters, which are strings) and shows as a string-or-integer union in the reference.
+ */
+export const int = (options: Parameters<typeof Type.Integer>[0] = {}) => Type.Integer(options);
+
+/**
+ * Elysia's `t.NoValidate` (documented, never checked or cleaned at run time), without writing
+ * its `noValidate` marker into the published OpenAPI document: the flag is not enumerable.
+ */
+export function unchecked<T extends object>(schema: T): T {
+  Object.defineProperty(schema, "noValidate", { value: true, enumerable: false });
+  return schema;
+}

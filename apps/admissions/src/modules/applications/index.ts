@@ -1,0 +1,215 @@
+import { clientGuards, type TrustedProxies, UNKNOWN_CLIENT } from "@platform/server";
+import { Elysia, t } from "elysia";
+import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { PageQuery, pageOf } from "../../lib/pagination.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import type { User } from "../users/model.ts";
+import { listApplications } from "./list.ts";
+import {
+  ActionBody,
+  Application,
+  ApplicationCreate,
+  ApplicationListQuery,
+  ApplicationPage,
+  type ApplicationStatus,
+  ApplicationUpdate,
+  IdParams,
+  TransitionPage,
+  TransitionRequest,
+} from "./model.ts";
+import {
+  type ApplicationsDeps,
+  createApplication,
+  getApplication,
+  getHistory,
+  transition,
+  updateDraft,
+} from "./service.ts";
+import { etagOf, preconditionsOf } from "./versions.ts";
+
+export type ApplicationsRoutesDeps = ApplicationsDeps & {
+  guard: AuthGuard;
+  trustedProxies: TrustedProxies;
+};
+
+const tags = ["applications"];
+const IfMatch = t.Object({
+  "if-match": t.Optional(t.String({ description: 'The ETag you last read, e.g. "3"' })),
+});
+const errors = problemResponses(400, 401, 403, 404, 409, 412, 415, 422);
+
+/** The response carries the version as an ETag, for If-Match on the next change. */
+const withEtag = (set: { headers: Record<string, unknown> }, application: Application) => {
+  set.headers.etag = etagOf(application.version);
+  return application;
+};
+
+type ActionContext = {
+  actor: User;
+  clientIp: string;
+  params: { id: string };
+  body: typeof ActionBody.static | null;
+  headers: { "if-match"?: string };
+  set: { headers: Record<string, unknown> };
+};
+
+const origin = (actor: User, clientIp: string) => ({
+  actor,
+  clientIp: clientIp === UNKNOWN_CLIENT ? null : clientIp,
+});
+
+export const applications = (deps: ApplicationsRoutesDeps) => {
+  /** submit/ and withdraw/: the moves applicants make most, as endpoints of their own. */
+  const moveTo =
+    (to: ApplicationStatus) =>
+    async ({ actor, clientIp, params, body, headers, set }: ActionContext) =>
+      withEtag(
+        set,
+        await transition(deps, origin(actor, clientIp), params.id, {
+          to,
+          reason: body?.reason ?? null,
+          preconditions: preconditionsOf(headers["if-match"] ?? null, body?.version),
+        }),
+      );
+  const action = {
+    auth: true,
+    params: IdParams,
+    headers: IfMatch,
+    ...jsonBody(ActionBody),
+    response: { 200: Application, ...errors },
+  } as const;
+
+  return new Elysia({ name: "applications", prefix: "/api/v1/applications" })
+    .use(clientGuards(deps.trustedProxies))
+    .use(deps.guard)
+    .get(
+      "/",
+      ({ actor, query, request }) =>
+        listApplications(deps, actor, query, pageOf(query), request.url),
+      {
+        auth: true,
+        query: ApplicationListQuery,
+        response: { 200: ApplicationPage, ...problemResponses(401, 422) },
+        detail: {
+          tags,
+          summary: "List applications: applicants their own, staff all",
+          security: readSecurity,
+        },
+      },
+    )
+    .post(
+      "/",
+      async ({ actor, clientIp, body, set }) => {
+        set.status = 201;
+        return withEtag(set, await createApplication(deps, origin(actor, clientIp), body));
+      },
+      {
+        auth: ["applicant"],
+        ...jsonBody(ApplicationCreate),
+        response: { 201: Application, ...errors },
+        detail: {
+          tags,
+          summary: "Start a draft for an open intake (one per program and intake)",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      "/:id/",
+      async ({ actor, params, set }) => withEtag(set, await getApplication(deps, actor, params.id)),
+      {
+        auth: true,
+        params: IdParams,
+        response: { 200: Application, ...problemResponses(401, 404) },
+        detail: { tags, summary: "One application (ETag: its version)", security: readSecurity },
+      },
+    )
+    .patch(
+      "/:id/",
+      async ({ actor, params, body, headers, set }) =>
+        withEtag(
+          set,
+          await updateDraft(
+            deps,
+            actor,
+            params.id,
+            body,
+            preconditionsOf(headers["if-match"] ?? null, body.version),
+          ),
+        ),
+      {
+        auth: ["applicant"],
+        params: IdParams,
+        headers: IfMatch,
+        ...jsonBody(ApplicationUpdate),
+        response: { 200: Application, ...errors },
+        detail: {
+          tags,
+          summary: "Edit a draft (optimistic locking: If-Match or `version`)",
+          security: writeSecurity,
+        },
+      },
+    )
+    .post(
+      "/:id/transitions/",
+      async ({ actor, clientIp, params, body, headers, set }) =>
+        withEtag(
+          set,
+          await transition(deps, origin(actor, clientIp), params.id, {
+            to: body.to,
+            reason: body.reason ?? null,
+            preconditions: preconditionsOf(headers["if-match"] ?? null, body.version),
+          }),
+        ),
+      {
+        auth: true,
+        params: IdParams,
+        headers: IfMatch,
+        ...jsonBody(TransitionRequest),
+        response: { 200: Application, ...errors },
+        detail: {
+          tags,
+          summary: "Move an application to another status",
+          description:
+            "The lifecycle table decides: a move it does not list is 409 ILLEGAL_TRANSITION; one listed for another role is 403 TRANSITION_FORBIDDEN. Every move is recorded in the history.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      "/:id/history/",
+      ({ actor, params, query, request }) =>
+        getHistory(deps, actor, params.id, pageOf(query), request.url),
+      {
+        auth: true,
+        params: IdParams,
+        query: t.Object(PageQuery),
+        response: { 200: TransitionPage, ...problemResponses(401, 404, 422) },
+        detail: {
+          tags,
+          summary: "The application's transitions: who, from, to, why, when",
+          security: readSecurity,
+        },
+      },
+    )
+    .post("/:id/submit/", moveTo("submitted"), {
+      ...action,
+      detail: {
+        tags,
+        summary: "Submit a draft",
+        description:
+          "Runs every submission guard: intake open and before the deadline (INTAKE_NOT_OPEN, APPLICATION_DEADLINE_PASSED), required documents on file (REQUIRED_DOCUMENTS_MISSING), fee paid or waived (APPLICATION_FEE_UNPAID).",
+        security: writeSecurity,
+      },
+    })
+    .post("/:id/withdraw/", moveTo("withdrawn"), {
+      ...action,
+      detail: {
+        tags,
+        summary: "Withdraw an application",
+        description:
+          "Open from every status that is not final, to the applicant and to admins. 409 ILLEGAL_TRANSITION from a final status.",
+        security: writeSecurity,
+      },
+    });
+};

@@ -1,0 +1,133 @@
+import { clientGuards, createRateLimiter, type TrustedProxies } from "@platform/server";
+import { Elysia, t } from "elysia";
+import {
+  jsonBody,
+  problemResponse,
+  problemResponses,
+  readSecurity,
+  writeSecurity,
+} from "../../lib/openapi.ts";
+import { User } from "../users/model.ts";
+import { type AuthGuard, SESSION_COOKIE } from "./guard.ts";
+import {
+  CsrfToken,
+  LoginBody,
+  LoginResult,
+  RefreshBody,
+  RegisterBody,
+  TokenPair,
+} from "./model.ts";
+import { type AuthDeps, csrfTokenFor, login, logout, refresh, register } from "./service.ts";
+
+export type AuthRoutesDeps = AuthDeps & {
+  guard: AuthGuard;
+  trustedProxies: TrustedProxies;
+  /** Registrations per client IP per hour. */
+  registrationsPerHour: number;
+};
+
+const SessionCookie = t.Cookie({ [SESSION_COOKIE]: t.Optional(t.String()) });
+const tags = ["auth"];
+
+export const auth = (deps: AuthRoutesDeps) => {
+  const registerLimit = createRateLimiter(
+    deps.store,
+    { name: "register", limit: deps.registrationsPerHour, windowMs: 3_600_000 },
+    deps.now,
+  );
+  const cookieOptions = {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: Math.floor(deps.sessionTtlMs / 1000),
+  } as const;
+
+  const PREFIX = "/api/v1/auth";
+  return new Elysia({ name: "auth", prefix: PREFIX })
+    .use(
+      clientGuards(deps.trustedProxies, [
+        { method: "POST", path: `${PREFIX}/register/`, limiter: registerLimit },
+      ]),
+    )
+    .use(deps.guard)
+    .post(
+      "/register/",
+      async ({ body, set }) => {
+        set.status = 201;
+        return register(deps, body);
+      },
+      {
+        ...jsonBody(RegisterBody),
+        response: { 201: User, ...problemResponses(400, 409, 415, 422, 429) },
+        detail: { tags, summary: "Register an applicant account" },
+      },
+    )
+    .post(
+      "/login/",
+      async ({ body, clientIp, cookie }) => {
+        const { result, sessionToken } = await login(deps, body, clientIp);
+        cookie[SESSION_COOKIE].set({ value: sessionToken, ...cookieOptions });
+        return result;
+      },
+      {
+        ...jsonBody(LoginBody),
+        cookie: SessionCookie,
+        response: { 200: LoginResult, ...problemResponses(400, 401, 403, 415, 422, 429) },
+        detail: {
+          tags,
+          summary: "Log in: access token, refresh token and the session cookie",
+          description:
+            "Failed logins are throttled per account and per client IP (429 LOGIN_THROTTLED with Retry-After).",
+        },
+      },
+    )
+    .post("/refresh/", ({ body }) => refresh(deps, body.refreshToken), {
+      ...jsonBody(RefreshBody),
+      response: { 200: TokenPair, ...problemResponses(400, 401, 415, 422) },
+      detail: {
+        tags,
+        summary: "Trade a refresh token for a new pair (rotation)",
+        description:
+          "Each refresh token works once. Presenting a used one again revokes the whole sign-in (401 REFRESH_TOKEN_REUSED).",
+      },
+    })
+    .post(
+      "/logout/",
+      async ({ principal, cookie, set }) => {
+        await logout(deps, principal);
+        // Same attributes as when set: browsers ignore a __Host- cookie update without Secure.
+        cookie[SESSION_COOKIE].set({ value: "", ...cookieOptions, maxAge: 0 });
+        set.status = 204;
+      },
+      {
+        auth: true,
+        cookie: SessionCookie,
+        detail: {
+          tags,
+          summary: "Log out: revokes the session, its refresh tokens and access tokens",
+          security: writeSecurity,
+          // Listed by hand: a 204 has no body schema for the generator to read.
+          responses: {
+            204: { description: "Signed out; the session cookie is cleared" },
+            401: problemResponse("No valid credential"),
+            403: problemResponse("Cookie without a valid X-CSRF-Token"),
+          },
+        },
+      },
+    )
+    .get("/me/", ({ actor }) => actor, {
+      auth: true,
+      response: { 200: User, ...problemResponses(401) },
+      detail: { tags, summary: "The signed-in account", security: readSecurity },
+    })
+    .get("/csrf/", ({ cookie }) => csrfTokenFor(deps, cookie[SESSION_COOKIE].value), {
+      cookie: SessionCookie,
+      response: { 200: CsrfToken, ...problemResponses(401) },
+      detail: {
+        tags,
+        summary: "The CSRF token of the current cookie session",
+        security: [{ cookieAuth: [] }],
+      },
+    });
+};

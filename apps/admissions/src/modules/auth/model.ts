@@ -1,0 +1,54 @@
+import { t } from "elysia";
+import { int } from "../../lib/schema.ts";
+import { Email, FullName, Password, User } from "../users/model.ts";
+
+export const RegisterBody = t.Object(
+  { email: Email, password: Password, fullName: FullName },
+  {
+    examples: [
+      { email: "ada@example.org", password: "correct-horse-battery", fullName: "Ada Lovelace" },
+    ],
+  },
+);
+export type RegisterBody = typeof RegisterBody.static;
+
+export const LoginBody = t.Object(
+  {
+    email: t.String({ minLength: 1, maxLength: 254 }),
+    password: t.String({ minLength: 1, maxLength: 128 }),
+  },
+  { examples: [{ email: "ada@example.org", password: "correct-horse-battery" }] },
+);
+export type LoginBody = typeof LoginBody.static;
+
+export const RefreshBody = t.Object({
+  refreshToken: t.String({ minLength: 1, maxLength: 512 }),
+});
+export type RefreshBody = typeof RefreshBody.static;
+
+export const TokenPair = t.Object({
+  accessToken: t.String({ description: "JWT (HS256) for `Authorization: Bearer <token>`" }),
+  tokenType: t.Literal("Bearer"),
+  expiresIn: int({ description: "Seconds the access token stays valid", examples: [900] }),
+  refreshToken: t.String({ description: "Single-use; trade it at /api/v1/auth/refresh/" }),
+  refreshExpiresIn: int({
+    description: "Seconds until the sign-in ends; refresh never extends it",
+  }),
+});
+export type TokenPair = typeof TokenPair.static;
+
+export const LoginResult = t.Composite(
+  [
+    TokenPair,
+    t.Object({
+      csrfToken: t.String({
+        description: "Send as X-CSRF-Token on unsafe requests authenticated by the cookie alone",
+      }),
+      user: User,
+    }),
+  ],
+  { description: "Also sets the session cookie (HttpOnly; Secure; SameSite=Lax; Path=/)" },
+);
+export type LoginResult = typeof LoginResult.static;
+
+export const CsrfToken = t.Object({ csrfToken: t.String() });

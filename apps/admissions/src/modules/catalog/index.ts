@@ -1,0 +1,115 @@
+import { Elysia } from "elysia";
+import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { STAFF } from "../users/model.ts";
+import { createIntake, updateIntake } from "./intakes.ts";
+import {
+  IdParams,
+  Intake,
+  IntakeCreate,
+  IntakeUpdate,
+  Program,
+  ProgramCreate,
+  ProgramDetail,
+  ProgramListQuery,
+  ProgramPage,
+  ProgramUpdate,
+} from "./model.ts";
+import {
+  type CatalogDeps,
+  createProgram,
+  getProgram,
+  listPrograms,
+  updateProgram,
+} from "./service.ts";
+
+/** Who maintains the catalog (the issue's "staff"): reviewers and admins. */
+export const CATALOG_EDITORS = STAFF;
+
+const tags = ["catalog"];
+const write = { auth: CATALOG_EDITORS, detail: { tags, security: writeSecurity } } as const;
+
+export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
+  new Elysia({ name: "catalog", prefix: "/api/v1/catalog" })
+    .use(deps.guard)
+    .get(
+      "/programs/",
+      ({ query, viewer, request }) => listPrograms(deps, query, pageOf(query), viewer, request.url),
+      {
+        optionalAuth: true,
+        query: ProgramListQuery,
+        response: { 200: ProgramPage, ...problemResponses(401, 422) },
+        detail: {
+          tags,
+          summary: "List programs (public): search, filters, ordering, pagination",
+          description:
+            "Anonymous callers and applicants see active programs only; staff see all and may filter on `active`. Credentials are optional: an invalid bearer token is refused (401); an ended session cookie is ignored.",
+          security: [{}, ...readSecurity],
+        },
+      },
+    )
+    .post(
+      "/programs/",
+      async ({ body, set }) => {
+        set.status = 201;
+        return createProgram(deps, body);
+      },
+      {
+        ...write,
+        ...jsonBody(ProgramCreate),
+        response: { 201: Program, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        detail: { ...write.detail, summary: "Create a program (staff)" },
+      },
+    )
+    .get("/programs/:id/", ({ params, viewer }) => getProgram(deps, params.id, viewer), {
+      optionalAuth: true,
+      params: IdParams,
+      response: { 200: ProgramDetail, ...problemResponses(401, 404) },
+      detail: {
+        tags,
+        summary: "A program with its intakes (public; inactive programs for staff only)",
+        security: [{}, ...readSecurity],
+      },
+    })
+    .patch("/programs/:id/", ({ params, body }) => updateProgram(deps, params.id, body), {
+      ...write,
+      params: IdParams,
+      ...jsonBody(ProgramUpdate),
+      response: { 200: Program, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+      detail: { ...write.detail, summary: "Update a program, including `active` (staff)" },
+    })
+    .post(
+      "/programs/:id/deactivate/",
+      ({ params }) => updateProgram(deps, params.id, { active: false }),
+      {
+        ...write,
+        params: IdParams,
+        response: { 200: Program, ...problemResponses(401, 403, 404) },
+        detail: {
+          ...write.detail,
+          summary: "Deactivate a program: hidden from the public, closed to new applications",
+        },
+      },
+    )
+    .post(
+      "/programs/:id/intakes/",
+      async ({ params, body, set }) => {
+        set.status = 201;
+        return createIntake(deps, params.id, body);
+      },
+      {
+        ...write,
+        params: IdParams,
+        ...jsonBody(IntakeCreate),
+        response: { 201: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: { ...write.detail, summary: "Add an intake to a program (staff)" },
+      },
+    )
+    .patch("/intakes/:id/", ({ params, body }) => updateIntake(deps, params.id, body), {
+      ...write,
+      params: IdParams,
+      ...jsonBody(IntakeUpdate),
+      response: { 200: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+      detail: { ...write.detail, summary: "Update an intake (staff)" },
+    });

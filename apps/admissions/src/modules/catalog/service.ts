@@ -1,0 +1,173 @@
+import type { SQL } from "bun";
+import type { Db } from "../../db/client.ts";
+import { isUniqueViolation, toInt } from "../../db/dialect.ts";
+import { isoAt, newId } from "../../lib/ids.ts";
+import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
+import { containsPattern } from "../../lib/search.ts";
+import { notFound, problem } from "../../problems.ts";
+import { isStaff, type User } from "../users/model.ts";
+import type { CatalogCache } from "./cache.ts";
+import { listIntakes } from "./intakes.ts";
+import type {
+  Program,
+  ProgramCreate,
+  ProgramDetail,
+  ProgramListQuery,
+  ProgramUpdate,
+} from "./model.ts";
+import { type ProgramRow, toProgram } from "./rows.ts";
+
+export type CatalogDeps = { db: Db; cache: CatalogCache; now: () => number };
+
+type Ordering = NonNullable<ProgramListQuery["ordering"]>;
+
+/** Whitelisted ORDER BY clauses: the client picks a key, never SQL. Ties break on id. */
+const ORDER_BY: Record<Ordering, (sql: SQL) => SQL.Query<unknown>> = {
+  name: (sql) => sql`p.name ASC, p.id ASC`,
+  "-name": (sql) => sql`p.name DESC, p.id DESC`,
+  code: (sql) => sql`p.code ASC, p.id ASC`,
+  "-code": (sql) => sql`p.code DESC, p.id DESC`,
+  applicationFee: (sql) => sql`p.application_fee ASC, p.id ASC`,
+  "-applicationFee": (sql) => sql`p.application_fee DESC, p.id DESC`,
+  createdAt: (sql) => sql`p.created_at ASC, p.id ASC`,
+  "-createdAt": (sql) => sql`p.created_at DESC, p.id DESC`,
+};
+
+type ListFilters = Omit<ProgramListQuery, "limit" | "offset"> & Page & { nowIso: string };
+
+async function selectPrograms(db: Db, f: ListFilters) {
+  return db.run(async (sql) => {
+    const conditions = [
+      f.active === undefined ? sql`1 = 1` : sql`p.active = ${f.active}`,
+      f.level ? sql`p.level = ${f.level}` : sql`1 = 1`,
+      f.department ? sql`p.department = ${f.department}` : sql`1 = 1`,
+    ];
+    if (f.search) {
+      const pattern = containsPattern(f.search);
+      conditions.push(sql`(lower(p.name) LIKE ${pattern} ESCAPE '\\'
+        OR lower(p.code) LIKE ${pattern} ESCAPE '\\'
+        OR lower(p.department) LIKE ${pattern} ESCAPE '\\')`);
+    }
+    if (f.openForApplications !== undefined) {
+      const open = sql`EXISTS (SELECT 1 FROM intakes i WHERE i.program_id = p.id
+        AND i.opens_at <= ${f.nowIso} AND i.deadline > ${f.nowIso})`;
+      conditions.push(f.openForApplications ? open : sql`NOT ${open}`);
+    }
+    const where = conditions.reduce((all, next) => sql`${all} AND ${next}`);
+    const orderBy = ORDER_BY[f.ordering ?? "name"](sql);
+    const [total] = await sql`SELECT count(*) AS total FROM programs p WHERE ${where}`;
+    const rows: ProgramRow[] = await sql`SELECT p.* FROM programs p WHERE ${where}
+      ORDER BY ${orderBy} LIMIT ${f.limit} OFFSET ${f.offset}`;
+    return { count: toInt(total?.total), programs: rows.map(toProgram) };
+  });
+}
+
+/**
+ * Public list. Everyone but staff sees active programs only, and their pages come from the
+ * shared cache; staff may filter on `active` and always read the database.
+ */
+export async function listPrograms(
+  deps: CatalogDeps,
+  query: ProgramListQuery,
+  page: Page,
+  viewer: User | null,
+  requestUrl: string,
+): Promise<PageOf<Program>> {
+  const staff = viewer !== null && isStaff(viewer.role);
+  const { limit: _l, offset: _o, ...rest } = query;
+  const filters: ListFilters = {
+    ...rest,
+    ...page,
+    active: staff ? query.active : true,
+    nowIso: isoAt(deps.now()),
+  };
+  const load = () => selectPrograms(deps.db, filters);
+  const { nowIso: _n, ...cacheKey } = filters;
+  const { count, programs } = staff ? await load() : await deps.cache.read(cacheKey, load);
+  return toPage(requestUrl, page, count, programs);
+}
+
+async function findProgram(db: Db, id: string): Promise<Program | null> {
+  const [row] = await db.run(
+    (sql): Promise<ProgramRow[]> => sql`SELECT * FROM programs WHERE id = ${id}`,
+  );
+  return row ? toProgram(row) : null;
+}
+
+/** A program and its intakes. Inactive programs exist only for staff. */
+export async function getProgram(
+  deps: CatalogDeps,
+  id: string,
+  viewer: User | null,
+): Promise<ProgramDetail> {
+  const program = await findProgram(deps.db, id);
+  const visible = program && (program.active || (viewer !== null && isStaff(viewer.role)));
+  if (!visible) throw notFound("Program");
+  return { ...program, intakes: await listIntakes(deps.db, id, deps.now()) };
+}
+
+const codeTaken = (code: string) =>
+  problem("PROGRAM_CODE_TAKEN", { detail: `A program with code ${code} already exists` });
+
+/** API fields → columns; only these keys ever reach SQL as identifiers. */
+function programColumns(input: ProgramUpdate) {
+  const columns: Record<string, string | number | boolean> = {};
+  if (input.code !== undefined) columns.code = input.code;
+  if (input.name !== undefined) columns.name = input.name.trim();
+  if (input.level !== undefined) columns.level = input.level;
+  if (input.department !== undefined) columns.department = input.department.trim();
+  if (input.description !== undefined) columns.description = input.description;
+  if (input.durationMonths !== undefined) columns.duration_months = input.durationMonths;
+  if (input.applicationFee !== undefined) {
+    columns.application_fee = input.applicationFee.amount;
+    columns.currency = input.applicationFee.currency;
+  }
+  if (input.entryRequirements !== undefined) columns.entry_requirements = input.entryRequirements;
+  if (input.requiredDocuments !== undefined) {
+    columns.required_documents = JSON.stringify(input.requiredDocuments);
+  }
+  if (input.active !== undefined) columns.active = input.active;
+  return columns;
+}
+
+export async function createProgram(deps: CatalogDeps, input: ProgramCreate): Promise<Program> {
+  const at = isoAt(deps.now());
+  const row = {
+    id: newId(),
+    description: "",
+    entry_requirements: "",
+    required_documents: "[]",
+    active: true,
+    ...programColumns(input),
+    created_at: at,
+    updated_at: at,
+  };
+  let created: ProgramRow[];
+  try {
+    created = await deps.db.run((sql) => sql`INSERT INTO programs ${sql(row)} RETURNING *`);
+  } catch (error) {
+    throw isUniqueViolation(error) ? codeTaken(input.code) : error;
+  }
+  await deps.cache.invalidate();
+  return toProgram(created[0] as ProgramRow);
+}
+
+export async function updateProgram(
+  deps: CatalogDeps,
+  id: string,
+  patch: ProgramUpdate,
+): Promise<Program> {
+  const columns = { ...programColumns(patch), updated_at: isoAt(deps.now()) };
+  let rows: ProgramRow[];
+  try {
+    rows = await deps.db.run(
+      (sql) => sql`UPDATE programs SET ${sql(columns)} WHERE id = ${id} RETURNING *`,
+    );
+  } catch (error) {
+    throw isUniqueViolation(error) ? codeTaken(patch.code ?? "") : error;
+  }
+  const [row] = rows;
+  if (!row) throw notFound("Program");
+  await deps.cache.invalidate();
+  return toProgram(row);
+}

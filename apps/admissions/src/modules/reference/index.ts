@@ -1,0 +1,59 @@
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { securitySchemes } from "../../lib/openapi.ts";
+
+export const SCHEMA_PATH = "/api/v1/schema/";
+
+const description = `Admissions platform API: accounts and sign-in, the program catalog and applications.
+
+Authentication: log in at \`POST /api/v1/auth/login/\` for an access token (send it as
+\`Authorization: Bearer <token>\`) and a session cookie; either alone authenticates. Requests that
+rely on the cookie alone and change something (POST, PUT, PATCH, DELETE) must also send the
+\`X-CSRF-Token\` header with the \`csrfToken\` login returned.
+
+Errors are RFC 9457 \`application/problem+json\` with a stable machine \`code\`. Lists are
+paginated as \`{ count, next, previous, results }\` with \`?limit=&offset=\`.`;
+
+/** Long-form reference: Redoc rendering the same OpenAPI document. */
+const REDOC_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Admissions API reference</title>
+  </head>
+  <body>
+    <redoc spec-url="${SCHEMA_PATH}"></redoc>
+    <script src="https://cdn.jsdelivr.net/npm/redoc@2.5.0/bundles/redoc.standalone.js"></script>
+  </body>
+</html>`;
+
+/**
+ * The three references: interactive (Scalar) at /api/v1/docs/, long-form (Redoc) at
+ * /api/v1/redoc/, and the OpenAPI 3.1 document both read at /api/v1/schema/.
+ */
+export const reference = (version: string) =>
+  new Elysia({ name: "reference" })
+    .use(
+      openapi({
+        path: "/api/v1/docs/",
+        specPath: SCHEMA_PATH,
+        // The plugin hands Scalar a relative URL, which resolves under /api/v1/docs/.
+        scalar: { url: SCHEMA_PATH },
+        documentation: {
+          info: { title: "Admissions API", version, description },
+          tags: [
+            { name: "auth", description: "Registration, sign-in, tokens and sessions" },
+            { name: "catalog", description: "Programs and their intakes" },
+            { name: "applications", description: "Applications and their lifecycle" },
+            { name: "health", description: "Probes" },
+          ],
+          components: { securitySchemes },
+        },
+      }),
+    )
+    .get(
+      "/api/v1/redoc/",
+      () => new Response(REDOC_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+      { detail: { hide: true } },
+    );

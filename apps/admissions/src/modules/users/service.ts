@@ -1,0 +1,78 @@
+import type { Db } from "../../db/client.ts";
+import { isUniqueViolation, toBool, toIso } from "../../db/dialect.ts";
+import { isoAt, newId } from "../../lib/ids.ts";
+import { problem } from "../../problems.ts";
+import type { PasswordCost, Role, User } from "./model.ts";
+
+export type UserRecord = User & { passwordHash: string };
+
+export type NewUser = { email: string; fullName: string; password: string; role: Role };
+
+/** Emails compare case-insensitively; they are stored trimmed and lower-cased. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export const hashPassword = (password: string, cost: PasswordCost): Promise<string> =>
+  Bun.password.hash(password, { algorithm: "argon2id", ...cost });
+
+type UserRow = {
+  id: string;
+  email: string;
+  full_name: string;
+  role: Role;
+  active: unknown;
+  created_at: unknown;
+  password_hash: string;
+};
+
+const toUser = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  fullName: row.full_name,
+  role: row.role,
+  active: toBool(row.active),
+  createdAt: toIso(row.created_at),
+});
+
+export async function createUser(
+  db: Db,
+  input: NewUser,
+  cost: PasswordCost,
+  nowMs: number,
+): Promise<User> {
+  const passwordHash = await hashPassword(input.password, cost);
+  const at = isoAt(nowMs);
+  const row = {
+    id: newId(),
+    email: normalizeEmail(input.email),
+    full_name: input.fullName.trim(),
+    password_hash: passwordHash,
+    role: input.role,
+    active: true,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    await db.run((sql) => sql`INSERT INTO users ${sql(row)}`);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw problem("EMAIL_TAKEN", { detail: "An account with this email already exists" });
+    }
+    throw error;
+  }
+  return toUser(row);
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | null> {
+  const [row] = await db.run(
+    (sql): Promise<UserRow[]> => sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`,
+  );
+  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<User | null> {
+  const [row] = await db.run(
+    (sql): Promise<UserRow[]> =>
+      sql`SELECT id, email, full_name, role, active, created_at FROM users WHERE id = ${id}`,
+  );
+  return row ? toUser(row) : null;
+}

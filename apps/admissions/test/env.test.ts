@@ -1,0 +1,38 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError } from "@platform/server";
+import { DEV_JWT_SECRET, loadEnv } from "../src/env.ts";
+
+describe("configuration", () => {
+  test("defaults: port 3001, SQLite under ./data, migrations at start, 14-day sessions", () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      ADMISSIONS_PORT: 3001,
+      ADMISSIONS_SQLITE_FILE: "data/admissions.sqlite",
+      ADMISSIONS_MIGRATE_ON_START: true,
+      ADMISSIONS_SESSION_TTL_SECONDS: 14 * 86_400,
+      ADMISSIONS_LOGIN_MAX_FAILURES: 5,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  test("production refuses the development secret and short secrets", () => {
+    for (const secret of [undefined, DEV_JWT_SECRET, "short-secret"]) {
+      expect(() => loadEnv({ NODE_ENV: "production", ADMISSIONS_JWT_SECRET: secret })).toThrow(
+        ConfigError,
+      );
+    }
+    const ok = loadEnv({ NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(32) });
+    expect(ok.ADMISSIONS_JWT_SECRET).toHaveLength(32);
+  });
+
+  test("bad values are reported, not guessed", () => {
+    expect(() => loadEnv({ DATABASE_URL: "mysql://db/x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadEnv({ ADMISSIONS_PORT: "70000" })).toThrow(/ADMISSIONS_PORT/);
+    expect(() => loadEnv({ ADMISSIONS_LOGIN_MAX_FAILURES: "0" })).toThrow(
+      /ADMISSIONS_LOGIN_MAX_FAILURES/,
+    );
+    expect(loadEnv({ DATABASE_URL: "postgresql://u:p@h/db" }).DATABASE_URL).toBe(
+      "postgresql://u:p@h/db",
+    );
+  });
+});

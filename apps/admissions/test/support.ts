@@ -1,0 +1,264 @@
+import { afterAll } from "bun:test";
+import { createLogger, parseTrustedProxies, type SharedStore } from "@platform/server";
+import { testStore } from "@platform/server/testing";
+import { SQL } from "bun";
+import { type AppDeps, createApp } from "../src/app.ts";
+import { type Db, openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import type { Role, User } from "../src/modules/users/model.ts";
+import { createUser } from "../src/modules/users/service.ts";
+
+/** Cheap argon2id for tests: same algorithm and code path, a fraction of the cost. */
+export const TEST_PASSWORD_COST = { memoryCost: 64, timeCost: 1 };
+export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
+export const PASSWORD = "correct-horse-battery";
+
+/**
+ * A database for one suite: in-memory SQLite (or `sqliteFile`) by default; with
+ * TEST_DATABASE_URL (a PostgreSQL server), a fresh database created for it and dropped after.
+ * `env` points the CLI commands at the same database.
+ */
+export async function testDatabaseTarget(sqliteFile = ":memory:") {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    return {
+      env: { DATABASE_URL: "", ADMISSIONS_SQLITE_FILE: sqliteFile },
+      open: () => openDatabase({ sqliteFile }),
+      drop: async () => {},
+    };
+  }
+  const name = `admissions_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = new SQL(serverUrl);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString(), ADMISSIONS_SQLITE_FILE: sqliteFile },
+    open: () => openDatabase({ url: url.toString(), sqliteFile, maxConnections: 4 }),
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+/** The suite's database, migrated. */
+export async function testDatabase(): Promise<{ db: Db; drop(): Promise<void> }> {
+  const target = await testDatabaseTarget();
+  const db = await target.open();
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await target.drop();
+    },
+  };
+}
+
+export type TestClock = { now: () => number; advance(ms: number): void; set(ms: number): void };
+
+/** Starts at the real time: JWT `iat` is always stamped with the real clock. */
+export function testClock(start = Date.now()): TestClock {
+  let current = start;
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+    set: (ms) => {
+      current = ms;
+    },
+  };
+}
+
+export type TestContext = Awaited<ReturnType<typeof setupApp>>;
+
+/** An app on the suite's database and store, with a controllable clock; torn down after all. */
+export async function setupApp(overrides: Partial<AppDeps> = {}) {
+  const { db, drop } = await testDatabase();
+  const store: SharedStore = testStore("admissions");
+  const clock = testClock();
+  const deps: AppDeps = {
+    db,
+    store,
+    logger: createLogger({ service: "admissions", level: "silent" }),
+    jwtSecret: TEST_SECRET,
+    trustedProxies: parseTrustedProxies("loopback"),
+    now: clock.now,
+    passwordCost: TEST_PASSWORD_COST,
+    ...overrides,
+  };
+  const app = createApp(deps);
+  afterAll(async () => {
+    await store.close();
+    await drop();
+  });
+  return { app, db, store, clock, deps };
+}
+
+let counter = 0;
+export const uniqueEmail = (label = "user") =>
+  `${label}-${++counter}-${crypto.randomUUID().slice(0, 8)}@example.org`;
+
+export type Session = {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+  csrfToken: string;
+  /** `name=value` of the session cookie, for a Cookie header. */
+  cookie: string;
+};
+
+/** A user of `role` created directly, then logged in through the API. */
+export async function signIn(ctx: TestContext, role: Role = "applicant"): Promise<Session> {
+  const email = uniqueEmail(role);
+  await createUser(
+    ctx.db,
+    { email, fullName: `Test ${role}`, password: PASSWORD, role },
+    TEST_PASSWORD_COST,
+    ctx.clock.now(),
+  );
+  return logIn(ctx, email);
+}
+
+export async function logIn(ctx: TestContext, email: string, password = PASSWORD) {
+  const res = await ctx.app.handle(json("POST", "/api/v1/auth/login/", { email, password }));
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as Omit<Session, "cookie">;
+  return { ...body, cookie: sessionCookieOf(res) };
+}
+
+export function sessionCookieOf(res: Response): string {
+  const header = res.headers.getSetCookie().find((c) => c.startsWith("__Host-admissions_session="));
+  if (!header) throw new Error("no session cookie was set");
+  return header.split(";")[0] ?? "";
+}
+
+type CallOptions = {
+  token?: string;
+  cookie?: string;
+  csrf?: string;
+  headers?: Record<string, string>;
+};
+
+/** A request as a client sends it: JSON body, bearer token or cookie (+ CSRF header). */
+export function json(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: CallOptions = {},
+): Request {
+  const headers = new Headers(opts.headers);
+  if (body !== undefined) headers.set("content-type", "application/json");
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  if (opts.cookie) headers.set("cookie", opts.cookie);
+  if (opts.csrf) headers.set("x-csrf-token", opts.csrf);
+  return new Request(`http://localhost${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** As `json`, authenticated with the session's bearer token. */
+export const as = (session: Session, method: string, path: string, body?: unknown) =>
+  json(method, path, body, { token: session.accessToken });
+
+const DAY = 86_400_000;
+let codeCounter = 0;
+
+/** A unique, valid program code. */
+export const uniqueCode = (prefix = "P") =>
+  `${prefix}-${(++codeCounter).toString(36).toUpperCase()}${crypto.randomUUID().slice(0, 6).toUpperCase()}`;
+
+export type ProgramJson = { id: string; code: string; name: string; active: boolean } & Record<
+  string,
+  unknown
+>;
+export type IntakeJson = { id: string; programId: string; term: string; isOpen: boolean };
+
+/** A program created by staff through the API; no documents and no fee unless overridden. */
+export async function createProgram(
+  ctx: TestContext,
+  staff: Session,
+  overrides: Record<string, unknown> = {},
+): Promise<ProgramJson> {
+  const res = await ctx.app.handle(
+    as(staff, "POST", "/api/v1/catalog/programs/", {
+      code: uniqueCode(),
+      name: "Test Program",
+      level: "bachelor",
+      department: "Test Department",
+      durationMonths: 36,
+      applicationFee: { amount: 0, currency: "EUR" },
+      ...overrides,
+    }),
+  );
+  if (res.status !== 201) throw new Error(`program: ${res.status} ${await res.text()}`);
+  return (await res.json()) as ProgramJson;
+}
+
+/** An intake, open now (by the test clock) unless `opensInDays`/`closesInDays` say otherwise. */
+export async function createIntake(
+  ctx: TestContext,
+  staff: Session,
+  programId: string,
+  window: { opensInDays?: number; closesInDays?: number; term?: string; capacity?: number } = {},
+): Promise<IntakeJson> {
+  const now = ctx.clock.now();
+  const res = await ctx.app.handle(
+    as(staff, "POST", `/api/v1/catalog/programs/${programId}/intakes/`, {
+      term: window.term ?? `Term ${crypto.randomUUID().slice(0, 8)}`,
+      opensAt: new Date(now + (window.opensInDays ?? -10) * DAY).toISOString(),
+      deadline: new Date(now + (window.closesInDays ?? 30) * DAY).toISOString(),
+      capacity: window.capacity ?? 50,
+    }),
+  );
+  if (res.status !== 201) throw new Error(`intake: ${res.status} ${await res.text()}`);
+  return (await res.json()) as IntakeJson;
+}
+
+export type Paged<T> = {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+};
+
+export type ApplicationJson = {
+  id: string;
+  status: string;
+  version: number;
+  applicant: { id: string; email: string; fullName: string };
+  program: { id: string; code: string; name: string };
+  intake: { id: string; term: string; deadline: string };
+  submittedAt: string | null;
+} & Record<string, unknown>;
+
+/** A draft application by `applicant` for `intakeId`, through the API. */
+export async function createDraft(
+  ctx: TestContext,
+  applicant: Session,
+  intakeId: string,
+  form: Record<string, unknown> = {},
+): Promise<ApplicationJson> {
+  const res = await ctx.app.handle(
+    as(applicant, "POST", "/api/v1/applications/", { intakeId, ...form }),
+  );
+  if (res.status !== 201) throw new Error(`draft: ${res.status} ${await res.text()}`);
+  return (await res.json()) as ApplicationJson;
+}
+
+/** POST a move (`submit`, `withdraw`, or a `transitions` body) as `who`. */
+export function move(
+  ctx: TestContext,
+  who: Session,
+  applicationId: string,
+  to: string,
+  extra: Record<string, unknown> = {},
+): Promise<Response> {
+  return ctx.app.handle(
+    as(who, "POST", `/api/v1/applications/${applicationId}/transitions/`, { to, ...extra }),
+  );
+}
