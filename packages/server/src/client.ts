@@ -39,24 +39,12 @@ export function clientGuards(trusted: TrustedProxies, limits: readonly RouteLimi
     limits.map(({ method, path, limiter }) => [routeKey(method, `http://x${path}`), limiter]),
   );
   const seed = `${trusted.spec}|${[...byRoute.keys()].join(",")}`;
-  const guards = new Elysia({ name: "client-guards", seed })
-    .derive({ as: "scoped" }, ({ request, server }) => ({
+  const guards = new Elysia({ name: "client-guards", seed }).derive(
+    { as: "scoped" },
+    ({ request, server }) => ({
       clientIp: clientIpOf(request, server, trusted),
-    }))
-    // TRANSITIONAL, removed once every route uses `limits`: the per-route macro, checked after
-    // the body is parsed (so 400/413/415 answers are neither counted nor given headers).
-    .macro({
-      rateLimit: (limiter: RateLimiter) => ({
-        async transform({ request, server, set }) {
-          const decision = await limiter.check(rateLimitKey(clientIpOf(request, server, trusted)));
-          const headers = rateLimitHeaders(limiter.policy, decision);
-          Object.assign(set.headers, headers);
-          if (!decision.allowed) {
-            throw new HttpProblem("RATE_LIMITED", { detail: "Rate limit exceeded", headers });
-          }
-        },
-      }),
-    });
+    }),
+  );
   if (byRoute.size === 0) return guards;
   return guards.onRequest(async ({ request, server, set }) => {
     const limiter = byRoute.get(routeKey(request.method, request.url));

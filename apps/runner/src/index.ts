@@ -1,0 +1,64 @@
+import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
+import {
+  createLogger,
+  createStore,
+  exitOnStartupError,
+  parseTrustedProxies,
+  serve,
+} from "@platform/server";
+import { createApp } from "./app.ts";
+import { loadEnv } from "./env.ts";
+import { createSandboxRunner } from "./sandbox/runner.ts";
+import { defaultLimits, parseAllowedMissing, prepareHost } from "./sandbox/setup.ts";
+
+try {
+  const env = loadEnv();
+  const logger = createLogger({ service: "runner", level: env.LOG_LEVEL });
+  const limits = defaultLimits(env.RUNNER_MEMORY_MB);
+  const allowMissing = parseAllowedMissing(env.RUNNER_ALLOW_MISSING_LAYERS);
+  const host = await prepareHost({ limits, allowMissing, logger });
+  const store = createStore({ redisUrl: env.REDIS_URL, prefix: "runner:" });
+  const runner = createSandboxRunner({
+    layers: {
+      static: true,
+      lockdown: true,
+      seccomp: host.kernel.seccomp.on,
+      namespaces: host.kernel.namespaces.on,
+      rlimits: host.kernel.rlimits.on,
+    },
+    limits,
+    poolSize: env.RUNNER_POOL_SIZE,
+    maxConcurrency: env.RUNNER_MAX_CONCURRENCY,
+    queueSize: env.RUNNER_QUEUE_SIZE,
+    maxOutputBytes: RUN_OUTPUT_MAX_BYTES,
+    acquireTimeoutMs: 5_000,
+    bunPath: host.bunPath,
+    bwrapPath: host.bwrapPath,
+    harnessDir: host.harnessDir,
+    workRoot: host.workRoot,
+    logger,
+  });
+  logger.info("starting", { store: store.kind, pool: env.RUNNER_POOL_SIZE });
+  const app = createApp({
+    runner,
+    kernel: host.kernel,
+    store,
+    logger,
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    runsPerMinute: env.RUNNER_RATE_LIMIT,
+  });
+  serve(app, {
+    port: env.RUNNER_PORT,
+    hostname: env.HOST,
+    logger,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    maxRequestBodySize: 1024 * 1024,
+    onShutdown: async () => {
+      await runner.close();
+      host.dispose();
+      await store.close();
+    },
+  });
+} catch (error) {
+  exitOnStartupError(error);
+}

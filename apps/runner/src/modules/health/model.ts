@@ -1,0 +1,22 @@
+import { HealthReport } from "@platform/server";
+import { t } from "elysia";
+
+export const LayerReport = t.Object({
+  on: t.Boolean(),
+  detail: t.String(),
+});
+
+/** The shared health shape plus every sandbox layer: on or off, and why. */
+export const RunnerHealth = t.Composite([
+  HealthReport,
+  t.Object({
+    layers: t.Record(t.String(), LayerReport),
+    pool: t.Object({
+      ready: t.Integer(),
+      starting: t.Integer(),
+      running: t.Integer(),
+      queued: t.Integer(),
+    }),
+  }),
+]);
+export type RunnerHealth = typeof RunnerHealth.static;

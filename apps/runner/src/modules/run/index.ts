@@ -1,0 +1,40 @@
+import {
+  clientGuards,
+  createRateLimiter,
+  type SharedStore,
+  type TrustedProxies,
+} from "@platform/server";
+import { Elysia } from "elysia";
+import type { SandboxRunner } from "../../sandbox/runner.ts";
+import { RunRequest, RunResult } from "./model.ts";
+import { runCode } from "./service.ts";
+
+export type RunDeps = {
+  runner: SandboxRunner;
+  store: SharedStore;
+  trustedProxies: TrustedProxies;
+  /** Runs per minute per client IP. */
+  runsPerMinute: number;
+  now: () => number;
+};
+
+const PATH = "/api/run";
+
+export const run = (deps: RunDeps) => {
+  const { runner, store, now } = deps;
+  const runLimit = createRateLimiter(
+    store,
+    { name: "runner-run", limit: deps.runsPerMinute, windowMs: 60_000 },
+    now,
+  );
+  return new Elysia({ name: "run", prefix: PATH })
+    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: runLimit }]))
+    .post("", ({ body }) => runCode(runner, body), {
+      body: RunRequest,
+      response: { 200: RunResult },
+      detail: {
+        summary:
+          "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
+      },
+    });
+};

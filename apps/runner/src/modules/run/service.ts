@@ -1,0 +1,29 @@
+import { RUN_TIMEOUT_MAX_MS } from "@platform/contracts";
+import { HttpProblem } from "@platform/server";
+import { GateFullError } from "../../sandbox/gate.ts";
+import { NoSandboxError } from "../../sandbox/pool.ts";
+import type { SandboxRunner } from "../../sandbox/runner.ts";
+import { RUNNER_BUSY, type RunRequest, type RunResult, SANDBOX_UNAVAILABLE } from "./model.ts";
+
+/** Spec 4.3 rule 2: the timeout field when given, else 5000 ms; the schema caps it at 5000. */
+export const DEFAULT_TIMEOUT_MS = RUN_TIMEOUT_MAX_MS;
+
+export async function runCode(runner: SandboxRunner, request: RunRequest): Promise<RunResult> {
+  try {
+    return await runner.run(request.code, request.timeout ?? DEFAULT_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof GateFullError) {
+      throw new HttpProblem(RUNNER_BUSY, {
+        detail: "Every sandbox is busy and the queue is full; retry shortly",
+        headers: { "retry-after": "1" },
+      });
+    }
+    if (error instanceof NoSandboxError) {
+      throw new HttpProblem(SANDBOX_UNAVAILABLE, {
+        detail: "No sandbox could be started; retry shortly",
+        headers: { "retry-after": "5" },
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Which kernel layers this host really provides, found at start-up by running a probe program in
+ * a sandbox per layer (runtime lockdown off, so the probe can try what a program would try) and
+ * checking from the inside that the layer holds, not merely that it was asked for.
+ */
+import { rmSync } from "node:fs";
+import type { SandboxSpec } from "./command.ts";
+import type { KernelLimits } from "./protocol.ts";
+import { startSandbox } from "./sandbox.ts";
+
+export const KERNEL_LAYERS = ["seccomp", "namespaces", "rlimits"] as const;
+export type KernelLayer = (typeof KERNEL_LAYERS)[number];
+export type LayerStatus = { on: boolean; detail: string };
+export type KernelLayers = Record<KernelLayer, LayerStatus>;
+
+type ProbeReport = {
+  seccompMode: string;
+  spawn: string;
+  socket: string;
+  interfaces: string[];
+  hostPathVisible: boolean;
+  maxOpenFiles: string;
+};
+
+/** The probe, as a program: it reports what it could do, one JSON line. */
+const probeProgram = (hostPath: string) => `
+const fs = process.getBuiltinModule("node:fs");
+const read = (path) => { try { return fs.readFileSync(path, "utf8"); } catch { return ""; } };
+const failure = (error) => String(error?.code ?? error?.message ?? error);
+const report = {};
+report.seccompMode = /Seccomp:\\s*(\\d)/.exec(read("/proc/self/status"))?.[1] ?? "unknown";
+try { Bun.spawnSync([process.execPath, "--version"]); report.spawn = "allowed"; }
+catch (error) { report.spawn = failure(error); }
+try { const socket = await Bun.udpSocket({}); socket.close(); report.socket = "allowed"; }
+catch (error) { report.socket = failure(error); }
+report.interfaces = read("/proc/net/dev").split("\\n").slice(2)
+  .map((line) => line.split(":")[0].trim()).filter(Boolean);
+report.hostPathVisible = fs.existsSync(${JSON.stringify(hostPath)});
+report.maxOpenFiles = /Max open files\\s+(\\d+)/.exec(read("/proc/self/limits"))?.[1] ?? "unknown";
+console.log(JSON.stringify(report));
+`;
+
+export type DetectOptions = {
+  bunPath: string;
+  bwrapPath: string | null;
+  harnessDir: string;
+  limits: KernelLimits;
+  workRoot: string;
+};
+
+async function probe(spec: SandboxSpec, workRoot: string, hostPath: string) {
+  const sandbox = startSandbox(spec, workRoot);
+  try {
+    await sandbox.ready;
+    const outcome = await sandbox.run(probeProgram(hostPath), {
+      timeoutMs: 5_000,
+      maxOutputBytes: 64 * 1024,
+    });
+    const line = outcome.output.trim().split("\n").at(-1) ?? "";
+    try {
+      return JSON.parse(line) as ProbeReport;
+    } catch {
+      throw new Error(`the probe failed: ${outcome.diagnostics.slice(0, 300) || line}`);
+    }
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+const failed = (error: unknown): LayerStatus => ({
+  on: false,
+  detail: error instanceof Error ? error.message : String(error),
+});
+
+export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLayers> {
+  const base: SandboxSpec = {
+    bunPath: opts.bunPath,
+    bwrapPath: null,
+    harnessDir: opts.harnessDir,
+    lockdown: false,
+    seccomp: false,
+    limits: null,
+  };
+  const hostPath = opts.harnessDir;
+  const probes = Promise.all([
+    probe({ ...base, seccomp: true }, opts.workRoot, hostPath).then((report) => {
+      const holds = report.seccompMode === "2" && report.spawn !== "allowed";
+      return holds && report.socket !== "allowed"
+        ? {
+            on: true,
+            detail: `filter active; process start: ${report.spawn}, socket: ${report.socket}`,
+          }
+        : { on: false, detail: `filter not effective: ${JSON.stringify(report)}` };
+    }, failed),
+    opts.bwrapPath
+      ? probe({ ...base, bwrapPath: opts.bwrapPath }, opts.workRoot, hostPath).then((report) => {
+          const isolated = report.interfaces.every((name) => name === "lo");
+          return isolated && !report.hostPathVisible
+            ? {
+                on: true,
+                detail: `bubblewrap; interfaces: ${report.interfaces.join(", ") || "none"}`,
+              }
+            : { on: false, detail: `namespaces not effective: ${JSON.stringify(report)}` };
+        }, failed)
+      : Promise.resolve({ on: false, detail: "bwrap (bubblewrap) is not installed" }),
+    probe({ ...base, limits: opts.limits }, opts.workRoot, hostPath).then(
+      (report) =>
+        report.maxOpenFiles === String(opts.limits.openFiles)
+          ? {
+              on: true,
+              detail: `address space +${opts.limits.memoryMb} MiB, cpu ${opts.limits.cpuSeconds} s, files ${opts.limits.openFiles}, file size ${opts.limits.fileSizeBytes} B, processes ${opts.limits.processes}`,
+            }
+          : { on: false, detail: `limits not in force: ${JSON.stringify(report)}` },
+      failed,
+    ),
+  ]);
+  try {
+    const [seccomp, namespaces, rlimits] = await probes;
+    return { seccomp, namespaces, rlimits };
+  } finally {
+    rmSync(opts.workRoot, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Start-up: detect the kernel layers, log them, and refuse to start with one missing unless it
+ * is explicitly allowed (RUNNER_ALLOW_MISSING_LAYERS). The runner then runs with every layer
+ * the host provides, and reports them on /health/ready.
+ */
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, type Logger, splitList } from "@platform/server";
+import { buildHarness } from "./harness.ts";
+import {
+  detectKernelLayers,
+  KERNEL_LAYERS,
+  type KernelLayer,
+  type KernelLayers,
+} from "./layers.ts";
+import type { KernelLimits } from "./protocol.ts";
+
+export function defaultLimits(memoryMb: number): KernelLimits {
+  return {
+    memoryMb,
+    // The wall-clock timer (at most 5 s) ends runs first; this is the backstop.
+    cpuSeconds: 10,
+    openFiles: 64,
+    fileSizeBytes: 0,
+    processes: 256,
+  };
+}
+
+/** "seccomp, rlimits" or "all" → the layers named; an unknown name is a configuration error. */
+export function parseAllowedMissing(spec: string): Set<KernelLayer> {
+  const names = splitList(spec);
+  if (names.includes("all")) return new Set(KERNEL_LAYERS);
+  const allowed = new Set<KernelLayer>();
+  for (const name of names) {
+    const layer = KERNEL_LAYERS.find((known) => known === name);
+    if (!layer) {
+      throw new ConfigError(
+        `RUNNER_ALLOW_MISSING_LAYERS: "${name}" is not one of ${KERNEL_LAYERS.join(", ")}, all`,
+      );
+    }
+    allowed.add(layer);
+  }
+  return allowed;
+}
+
+export type HostSandboxing = {
+  bunPath: string;
+  harnessDir: string;
+  bwrapPath: string | null;
+  kernel: KernelLayers;
+  /** Where the pool puts the sandboxes' folders. */
+  workRoot: string;
+  /** Removes the runner's temporary folder (harness, probe, runs). */
+  dispose(): void;
+};
+
+export async function prepareHost(opts: {
+  limits: KernelLimits;
+  allowMissing: Set<KernelLayer>;
+  logger: Logger;
+  /** Where bubblewrap is; found on PATH when not given (tests pass null to go without). */
+  bwrapPath?: string | null;
+}): Promise<HostSandboxing> {
+  const bunPath = process.execPath;
+  const bwrapPath = opts.bwrapPath === undefined ? Bun.which("bwrap") : opts.bwrapPath;
+  const root = join(tmpdir(), `runner-${process.pid}-${Bun.randomUUIDv7().slice(-8)}`);
+  const dispose = () => rmSync(root, { recursive: true, force: true });
+  const harnessDir = await buildHarness(join(root, "harness"));
+  const kernel = await detectKernelLayers({
+    bunPath,
+    bwrapPath,
+    harnessDir,
+    limits: opts.limits,
+    workRoot: join(root, "probe"),
+  });
+  opts.logger.info("kernel layers", { ...kernel });
+  const missing = KERNEL_LAYERS.filter((layer) => !kernel[layer].on);
+  const refused = missing.filter((layer) => !opts.allowMissing.has(layer));
+  if (refused.length > 0) {
+    dispose();
+    throw new ConfigError(
+      `The host lacks sandbox layers: ${refused.map((layer) => `${layer} (${kernel[layer].detail})`).join("; ")}. ` +
+        "Fix the host (see docs/security.md) or set RUNNER_ALLOW_MISSING_LAYERS to run without them.",
+    );
+  }
+  if (missing.length > 0) opts.logger.warn("running without kernel layers", { missing });
+  return { bunPath, bwrapPath, harnessDir, kernel, workRoot: join(root, "runs"), dispose };
+}

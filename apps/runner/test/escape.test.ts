@@ -1,0 +1,112 @@
+/**
+ * The escape corpus against the whole runner through HTTP, twice: with every layer, and with the
+ * static check off (so every payload meets the runtime and kernel layers). After each payload:
+ * nothing got out, the runner answers a normal request normally, no sandbox process is left.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { App } from "../src/app.ts";
+import type { LayerSwitches, SandboxRunner } from "../src/sandbox/runner.ts";
+import { CORPUS, type Payload, type Witnesses } from "./corpus.ts";
+import {
+  ALL_LAYERS,
+  connectionWitness,
+  ENV_SECRET_NAME,
+  envSecret,
+  fileWitness,
+  type RunBody,
+  runRequest,
+  settleProcesses,
+  testApp,
+} from "./support.ts";
+
+const POOL_SIZE = 1;
+/** A warm sandbox under bubblewrap is three processes: bwrap, its pid-1 child, and bun. */
+const PROCESSES_PER_SANDBOX = 3;
+
+const listener = connectionWitness();
+const files = fileWitness();
+const witnesses: Witnesses = {
+  port: listener.port,
+  marker: files.marker,
+  forbidden: files.forbidden,
+  secretName: ENV_SECRET_NAME,
+};
+afterAll(() => {
+  listener.stop();
+  files.remove();
+});
+
+test("the corpus has at least 40 payloads", () => {
+  expect(CORPUS.length).toBeGreaterThanOrEqual(40);
+});
+
+function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: boolean) {
+  describe(label, () => {
+    let app: App;
+    let runner: SandboxRunner;
+    beforeAll(async () => {
+      ({ app, runner } = await testApp(layers, { poolSize: POOL_SIZE }));
+    });
+    afterAll(() => runner.close());
+
+    const run = async (body: unknown) => {
+      const response = await app.handle(runRequest(body));
+      expect(response.status).toBe(200);
+      return (await response.json()) as RunBody;
+    };
+
+    for (const payload of CORPUS) {
+      test(payload.name, async () => {
+        const result = await run({
+          code: payload.code(witnesses),
+          timeout: payload.timeout ?? 2_000,
+        });
+        if (checkExpectation) expectOutcome(payload, result);
+        // Nothing got out.
+        const seen = `${result.output}\n${result.error ?? ""}`;
+        expect(seen).not.toContain(files.secret);
+        expect(seen).not.toContain(envSecret);
+        expect(listener.connections()).toBe(0);
+        expect(files.written()).toBe(false);
+        // The runner is unharmed and answers the next request normally.
+        expect(await run({ code: "console.log('still fine')" })).toMatchObject({
+          output: "still fine\n",
+          error: null,
+          timedOut: false,
+        });
+        // Only the pool's warm sandboxes remain.
+        const left = await settleProcesses(POOL_SIZE * PROCESSES_PER_SANDBOX);
+        expect(left.length).toBeLessThanOrEqual(POOL_SIZE * PROCESSES_PER_SANDBOX);
+      });
+    }
+  });
+}
+
+function expectOutcome(payload: Payload, result: RunBody) {
+  switch (payload.expect) {
+    case "security":
+      expect(result.error ?? "").toStartWith("SecurityError:");
+      expect(result.output).toBe("");
+      break;
+    case "error":
+      expect(result.error).not.toBeNull();
+      expect(result.timedOut).toBe(false);
+      break;
+    case "timeout":
+      expect(result.timedOut).toBe(true);
+      break;
+    case "stopped":
+      expect(result.error).not.toBeNull();
+      break;
+    case "clean":
+      expect(result.error).toBeNull();
+      break;
+  }
+}
+
+corpusAgainst("every layer on", ALL_LAYERS, true);
+corpusAgainst(
+  "static check off: runtime and kernel layers only",
+  { ...ALL_LAYERS, static: false },
+  false,
+);

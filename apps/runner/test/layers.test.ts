@@ -1,0 +1,201 @@
+/**
+ * Each layer on its own, every other one switched off: each must stop what it is there to stop.
+ * (The static layer alone is static.test.ts: it needs no process.)
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { detectKernelLayers } from "../src/sandbox/layers.ts";
+import type { SandboxRunner } from "../src/sandbox/runner.ts";
+import { defaultLimits } from "../src/sandbox/setup.ts";
+import {
+  bwrapPath,
+  connectionWitness,
+  ENV_SECRET_NAME,
+  envSecret,
+  fileWitness,
+  NO_LAYERS,
+  TEST_ROOT,
+  testHarness,
+  testRunner,
+} from "./support.ts";
+
+const listener = connectionWitness();
+const files = fileWitness();
+afterAll(() => {
+  listener.stop();
+  files.remove();
+});
+
+function withRunner(layers: Partial<typeof NO_LAYERS>) {
+  const state: { runner?: SandboxRunner } = {};
+  beforeAll(async () => {
+    state.runner = await testRunner({ ...NO_LAYERS, ...layers });
+  });
+  afterAll(() => state.runner?.close());
+  return (code: string, timeoutMs = 3_000) => {
+    if (!state.runner) throw new Error("runner not started");
+    return state.runner.run(code, timeoutMs);
+  };
+}
+
+const fetchListener = `await fetch("http://127.0.0.1:${listener.port}/")`;
+
+describe("runtime lockdown alone", () => {
+  const run = withRunner({ lockdown: true });
+  const cases: [string, string][] = [
+    [fetchListener, "fetch"],
+    ["const g = globalThis; g.fetch('http://x')", "globalThis"],
+    ["[].constructor.constructor('return 1')()", "Function"],
+    ["(async () => {}).constructor('return 1')", "Function"],
+    ["Bun.file('/etc/hostname')", "Bun.file"],
+    ["Bun.write('x.txt', 'y')", "Bun.write"],
+    ["Bun.spawnSync(['id'])", "Bun.spawnSync"],
+    ["Bun.stdin.text()", "Bun.stdin"],
+    ["console.log(process.env)", "process"],
+    ["new Worker('data:,1')", "Worker"],
+    ["new ShadowRealm()", "ShadowRealm"],
+    ["eval('1 + 1')", "eval"],
+  ];
+  for (const [code, capability] of cases) {
+    test(`${capability}: ${code}`, async () => {
+      const result = await run(code);
+      expect(result.error).toBe(`SecurityError: '${capability}' is not available in the sandbox`);
+      expect(result.output).toBe("");
+    });
+  }
+
+  test("the blocked capability is reported even when the program catches it", async () => {
+    const result = await run("try { fetch('http://x') } catch {} console.log('went on')");
+    expect(result.error).toBe("SecurityError: 'fetch' is not available in the sandbox");
+    expect(result.output).toBe("");
+  });
+
+  test("Error.prepareStackTrace cannot be replaced to reach call sites", async () => {
+    const result = await run(
+      "try { Error.prepareStackTrace = (e, sites) => sites; } catch (e) { console.log(e.name) }",
+    );
+    expect(result.output).toBe("TypeError\n");
+  });
+
+  test("and nothing reached the listener", () => expect(listener.connections()).toBe(0));
+});
+
+describe("seccomp filter alone", () => {
+  const run = withRunner({ seccomp: true });
+
+  test("starting a process fails with EPERM", async () => {
+    const result = await run(
+      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"])`,
+    );
+    expect(result.error).toContain("EPERM");
+    expect(files.written()).toBe(false);
+  });
+
+  test("node's child_process fails too", async () => {
+    const result = await run(
+      `process.getBuiltinModule("node:child_process").execSync("touch ${files.forbidden}")`,
+    );
+    expect(result.error).toContain("EPERM");
+    expect(files.written()).toBe(false);
+  });
+
+  test("no socket can be opened: the listener on 127.0.0.1 sees nothing", async () => {
+    const result = await run(fetchListener);
+    expect(result.error).not.toBeNull();
+    expect(listener.connections()).toBe(0);
+  });
+
+  test("other processes cannot be signalled", async () => {
+    const result = await run(`process.kill(${process.pid}, "SIGTERM")`);
+    expect(result.error).toContain("EPERM");
+  });
+});
+
+describe("namespaces alone (bubblewrap)", () => {
+  const run = withRunner({ namespaces: true });
+
+  test("no network: the listener on the host's 127.0.0.1 sees nothing", async () => {
+    const result = await run(fetchListener);
+    expect(result.error).not.toBeNull();
+    expect(listener.connections()).toBe(0);
+  });
+
+  test("no host files: the marker is not there to read, nothing can be written", async () => {
+    const fs = "process.getBuiltinModule('node:fs')";
+    const read = await run(
+      `console.log(${fs}.readFileSync(${JSON.stringify(files.marker)}, "utf8"))`,
+    );
+    expect(read.error).toContain("ENOENT");
+    expect(read.output).not.toContain(files.secret);
+    const write = await run(`${fs}.writeFileSync(${JSON.stringify(files.forbidden)}, "x")`);
+    expect(write.error).not.toBeNull();
+    expect(files.written()).toBe(false);
+  });
+
+  test("no environment: the runner's secret is not in it", async () => {
+    const result = await run(
+      `console.log(JSON.stringify(process.env), Bun.env.${ENV_SECRET_NAME})`,
+    );
+    expect(result.output).not.toContain(envSecret);
+    expect(result.output).toContain("undefined");
+  });
+
+  test("no other process in sight", async () => {
+    const result = await run(
+      "console.log(process.getBuiltinModule('node:fs').readdirSync('/proc').filter((e) => /^\\d+$/.test(e)).length)",
+    );
+    expect(Number(result.output)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("resource limits alone", () => {
+  const run = withRunner({ rlimits: true });
+
+  test("memory: an allocation past the limit fails", async () => {
+    const result = await run("const a = []; for (;;) a.push(new Uint8Array(1 << 20).fill(1));");
+    expect(result.error).toMatch(/Out of memory/);
+    expect(result.timedOut).toBe(false);
+  });
+
+  test("open files: past the limit, EMFILE", async () => {
+    const result = await run(
+      "const fs = process.getBuiltinModule('node:fs'); for (let i = 0; i < 200; i++) fs.openSync('/dev/null', 'r');",
+    );
+    expect(result.error).toContain("EMFILE");
+  });
+
+  test("file size: no byte can be written to a file", async () => {
+    const target = join(TEST_ROOT, `fsize-${crypto.randomUUID()}`);
+    const result = await run(
+      `process.getBuiltinModule('node:fs').writeFileSync(${JSON.stringify(target)}, "data")`,
+    );
+    expect(result.error).toContain("EFBIG");
+  });
+});
+
+describe("detection at start-up", () => {
+  test("this host provides every kernel layer, each verified from inside a sandbox", async () => {
+    const layers = await detectKernelLayers({
+      bunPath: process.execPath,
+      bwrapPath,
+      harnessDir: await testHarness(),
+      limits: defaultLimits(128),
+      workRoot: join(TEST_ROOT, "probe"),
+    });
+    expect(layers.seccomp).toMatchObject({ on: true });
+    expect(layers.namespaces).toMatchObject({ on: true });
+    expect(layers.rlimits).toMatchObject({ on: true });
+  });
+
+  test("without bubblewrap, namespaces are reported missing and the rest still detected", async () => {
+    const layers = await detectKernelLayers({
+      bunPath: process.execPath,
+      bwrapPath: null,
+      harnessDir: await testHarness(),
+      limits: defaultLimits(128),
+      workRoot: join(TEST_ROOT, "probe-without-bwrap"),
+    });
+    expect(layers.namespaces).toEqual({ on: false, detail: "bwrap (bubblewrap) is not installed" });
+    expect(layers.seccomp.on).toBe(true);
+  });
+});
