@@ -82,6 +82,7 @@ for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE
 
 for (const path of workspaces)
   await step(`typecheck ${name(path)}`, ["bunx", "tsc", "-p", "."], { cwd: path });
+await step("typecheck scripts, benchmarks, infra", ["bunx", "tsc", "-p", "."]);
 await step("lint", ["bunx", "biome", "check", "--error-on-warnings", "."]);
 await testStep("compose and container checks", join(root, "infra"), embedded);
 
