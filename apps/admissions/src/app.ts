@@ -2,7 +2,7 @@ import { type Logger, platform, type SharedStore, type TrustedProxies } from "@p
 import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import type { Db } from "./db/client.ts";
-import { coreSubmissionChecks, type SubmissionChecks } from "./modules/applications/guards.ts";
+import type { SubmissionChecks } from "./modules/applications/guards.ts";
 import { applications } from "./modules/applications/index.ts";
 import { authGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
@@ -11,7 +11,16 @@ import type { AuthDeps } from "./modules/auth/service.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/throttle.ts";
 import { catalogCache } from "./modules/catalog/cache.ts";
 import { catalog } from "./modules/catalog/index.ts";
+import { documents } from "./modules/documents/index.ts";
+import { DOCUMENT_LIMITS } from "./modules/documents/multipart.ts";
+import { documentChecklist } from "./modules/documents/service.ts";
+import { type DocumentStorage, localDiskStorage } from "./modules/documents/storage.ts";
 import { probes } from "./modules/health/index.ts";
+import { payments } from "./modules/payments/index.ts";
+import { feeLedger } from "./modules/payments/ledger.ts";
+import type { ProviderName } from "./modules/payments/model.ts";
+import { manualProvider, type PaymentProvider } from "./modules/payments/providers.ts";
+import { type StripeSettings, stripeProvider } from "./modules/payments/stripe.ts";
 import { reference } from "./modules/reference/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 
@@ -26,13 +35,38 @@ export type AppDeps = {
   sessionTtlMs?: number;
   loginThrottle?: LoginThrottlePolicy;
   registrationsPerHour?: number;
-  /** Document and fee checks run at submission (filled by the documents/payments features). */
+  /** Document and fee checks run at submission; the real ones unless a test swaps them. */
   submissionChecks?: SubmissionChecks;
+  /** Where document files live; local disk under data/documents by default. */
+  documentStorage?: DocumentStorage;
+  uploadsPerHour?: number;
+  maxDocumentsPerApplication?: number;
+  payments?: Partial<PaymentSettings>;
+};
+
+export type PaymentSettings = {
+  defaultProvider: ProviderName;
+  manualTtlMs: number;
+  manualInstructions: string;
+  checkoutTtlMs: number;
+  /** Stripe is enabled when set. */
+  stripe: StripeSettings | null;
+  /** The HTTP client Stripe is called with (tests point it at a stand-in through apiBase). */
+  fetch?: typeof fetch;
+};
+
+export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
+  defaultProvider: "manual",
+  manualTtlMs: 14 * 86_400_000,
+  manualInstructions:
+    "Pay by bank transfer to the account shown on the admissions website, quoting the payment reference.",
+  checkoutTtlMs: 60 * 60_000,
+  stripe: null,
 };
 
 /**
- * The largest body is an application form: a 20,000-character statement is up to 80 KB of
- * UTF-8. Files (documents) will not come as JSON.
+ * The largest JSON body is an application form: a 20,000-character statement is up to 80 KB
+ * of UTF-8. Documents come as multipart and have their own limit (DOCUMENT_LIMITS).
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -54,6 +88,11 @@ export function createApp(deps: AppDeps) {
     throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
   };
   const guard = authGuard(authDeps);
+  const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...deps.payments };
+  const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };
+  if (paymentSettings.stripe) {
+    providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
+  }
   return new Elysia()
     .use(platform({ service: "admissions", logger, maxJsonBytes: MAX_BODY_BYTES }))
     .use(reference(packageJson.version))
@@ -71,9 +110,36 @@ export function createApp(deps: AppDeps) {
       applications({
         db,
         now: authDeps.now,
-        checks: deps.submissionChecks ?? coreSubmissionChecks,
+        checks: deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger },
         guard,
         trustedProxies: deps.trustedProxies,
+      }),
+    )
+    .use(
+      documents({
+        db,
+        store,
+        logger,
+        now: authDeps.now,
+        guard,
+        storage: deps.documentStorage ?? localDiskStorage("data/documents"),
+        limits: DOCUMENT_LIMITS,
+        maxPerApplication: deps.maxDocumentsPerApplication ?? 20,
+        uploadsPerHour: deps.uploadsPerHour ?? 60,
+      }),
+    )
+    .use(
+      payments({
+        db,
+        logger,
+        now: authDeps.now,
+        guard,
+        providers,
+        defaultProvider: paymentSettings.defaultProvider,
+        manualTtlMs: paymentSettings.manualTtlMs,
+        manualInstructions: paymentSettings.manualInstructions,
+        checkoutTtlMs: paymentSettings.checkoutTtlMs,
+        stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
       }),
     );
 }

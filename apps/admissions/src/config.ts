@@ -1,5 +1,5 @@
 import { parseTrustedProxies } from "@platform/server";
-import type { AppDeps } from "./app.ts";
+import type { AppDeps, PaymentSettings } from "./app.ts";
 import type { DatabaseConfig } from "./db/client.ts";
 import type { AdmissionsEnv } from "./env.ts";
 
@@ -12,7 +12,7 @@ export const databaseConfig = (env: AdmissionsEnv): DatabaseConfig => ({
 /** Environment → the app's tunables. */
 export const appSettings = (
   env: AdmissionsEnv,
-): Omit<AppDeps, "db" | "store" | "logger" | "submissionChecks"> => ({
+): Omit<AppDeps, "db" | "store" | "logger" | "submissionChecks" | "documentStorage"> => ({
   jwtSecret: env.ADMISSIONS_JWT_SECRET,
   trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
   sessionTtlMs: env.ADMISSIONS_SESSION_TTL_SECONDS * 1000,
@@ -22,4 +22,27 @@ export const appSettings = (
     windowMs: env.ADMISSIONS_LOGIN_WINDOW_SECONDS * 1000,
   },
   registrationsPerHour: env.ADMISSIONS_REGISTER_RATE_LIMIT,
+  uploadsPerHour: env.ADMISSIONS_UPLOAD_RATE_LIMIT,
+  maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
+  payments: paymentSettings(env),
 });
+
+function paymentSettings(env: AdmissionsEnv): PaymentSettings {
+  const secretKey = env.ADMISSIONS_STRIPE_SECRET_KEY;
+  const webhookSecret = env.ADMISSIONS_STRIPE_WEBHOOK_SECRET;
+  return {
+    defaultProvider: env.ADMISSIONS_PAYMENT_PROVIDER,
+    manualTtlMs: env.ADMISSIONS_MANUAL_PAYMENT_TTL_DAYS * 86_400_000,
+    manualInstructions: env.ADMISSIONS_MANUAL_PAYMENT_INSTRUCTIONS,
+    checkoutTtlMs: env.ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES * 60_000,
+    stripe:
+      secretKey && webhookSecret
+        ? {
+            secretKey,
+            webhookSecret,
+            apiBase: env.ADMISSIONS_STRIPE_API_BASE.replace(/\/+$/, ""),
+            returnUrl: env.ADMISSIONS_PAYMENT_RETURN_URL,
+          }
+        : null,
+  };
+}

@@ -1,4 +1,12 @@
-import { ConfigError, commonEnv, parseEnv, port, redisEnv, EnvType as T } from "@platform/server";
+import {
+  ConfigError,
+  commonEnv,
+  oneOf,
+  parseEnv,
+  port,
+  redisEnv,
+  EnvType as T,
+} from "@platform/server";
 
 /** The development fallback; refused in production (see `loadEnv`). */
 export const DEV_JWT_SECRET = "dev-only-admissions-jwt-secret-change-me-0123456789";
@@ -26,6 +34,36 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_LOGIN_WINDOW_SECONDS: T.Integer({ minimum: 1, maximum: 86_400, default: 900 }),
   /** Registrations per client IP per hour. */
   ADMISSIONS_REGISTER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  /** Uploaded documents (local disk), relative to the app folder like the SQLite file. */
+  ADMISSIONS_DOCUMENTS_DIR: T.String({ default: "data/documents", minLength: 1 }),
+  /** Document uploads per applicant per hour. */
+  ADMISSIONS_UPLOAD_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
+  ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION: T.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
+  /** The provider used when a payment request names none. */
+  ADMISSIONS_PAYMENT_PROVIDER: oneOf(["manual", "stripe"], "manual"),
+  ADMISSIONS_MANUAL_PAYMENT_TTL_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
+  ADMISSIONS_MANUAL_PAYMENT_INSTRUCTIONS: T.String({
+    minLength: 1,
+    default:
+      "Pay by bank transfer to the account shown on the admissions website, quoting the payment reference. Staff confirm receipt, usually within three working days.",
+  }),
+  /** Stripe is enabled when its secret key is set (the webhook secret is then required). */
+  ADMISSIONS_STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
+  ADMISSIONS_STRIPE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
+  ADMISSIONS_STRIPE_API_BASE: T.String({
+    default: "https://api.stripe.com",
+    pattern: "^https?://",
+  }),
+  /**
+   * Stripe lets a Checkout Session stay open 30 minutes to 24 hours after Stripe creates it;
+   * 31 leaves a minute for the request to get there.
+   */
+  ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES: T.Integer({ minimum: 31, maximum: 1_440, default: 60 }),
+  /** The applicant-facing page Checkout returns to (`payment`, `result`, `session_id` added). */
+  ADMISSIONS_PAYMENT_RETURN_URL: T.String({
+    default: "http://localhost:3000/payments/return",
+    pattern: "^https?://",
+  }),
 });
 
 export type AdmissionsEnv = typeof AdmissionsEnv.static;
@@ -36,6 +74,7 @@ export type AdmissionsEnv = typeof AdmissionsEnv.static;
  */
 export function loadEnv(source: Record<string, string | undefined> = process.env): AdmissionsEnv {
   const env = parseEnv(AdmissionsEnv, source);
+  assertPaymentsConfig(env);
   if (env.NODE_ENV === "production") {
     const secret = env.ADMISSIONS_JWT_SECRET;
     if (secret === DEV_JWT_SECRET || secret.length < MIN_JWT_SECRET_LENGTH) {
@@ -45,4 +84,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
   }
   return env;
+}
+
+/**
+ * Stripe half-configured would take money it could never hear about, and the secret key must
+ * not travel in clear text: refuse to start.
+ */
+function assertPaymentsConfig(env: AdmissionsEnv): void {
+  const problems: string[] = [];
+  if (env.ADMISSIONS_STRIPE_SECRET_KEY && !env.ADMISSIONS_STRIPE_WEBHOOK_SECRET) {
+    problems.push(
+      "ADMISSIONS_STRIPE_WEBHOOK_SECRET: required when ADMISSIONS_STRIPE_SECRET_KEY is set",
+    );
+  }
+  const plainHttp = env.ADMISSIONS_STRIPE_API_BASE.startsWith("http://");
+  if (env.NODE_ENV === "production" && env.ADMISSIONS_STRIPE_SECRET_KEY && plainHttp) {
+    problems.push("ADMISSIONS_STRIPE_API_BASE: production sends the secret key over https only");
+  }
+  if (env.ADMISSIONS_PAYMENT_PROVIDER === "stripe" && !env.ADMISSIONS_STRIPE_SECRET_KEY) {
+    problems.push("ADMISSIONS_PAYMENT_PROVIDER: stripe needs ADMISSIONS_STRIPE_SECRET_KEY");
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
 }

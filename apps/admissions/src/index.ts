@@ -4,6 +4,7 @@ import { appSettings, databaseConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
+import { localDiskStorage } from "./modules/documents/storage.ts";
 
 try {
   const env = loadEnv();
@@ -14,14 +15,19 @@ try {
   }
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
   logger.info("starting", { database: db.dialect, store: store.kind });
-  const app = createApp({ db, store, logger, ...appSettings(env) });
+  const documentStorage = localDiskStorage(env.ADMISSIONS_DOCUMENTS_DIR);
+  // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
+  const swept = await documentStorage.sweepIncoming(3_600_000);
+  if (swept > 0) logger.info("partial uploads removed", { count: swept });
+  const app = createApp({ db, store, logger, documentStorage, ...appSettings(env) });
   serve(app, {
     port: env.ADMISSIONS_PORT,
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    // Bun cuts off anything this large outright; below it the app answers a problem+json 413.
-    maxRequestBodySize: 1024 * 1024,
+    // Bun cuts off anything this large outright (the gateway's limit for /api/v1/*); below it
+    // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
+    maxRequestBodySize: 11 * 1024 * 1024,
     onShutdown: async () => {
       await store.close();
       await db.close();

@@ -32,6 +32,25 @@ export const admissionsProblems = {
   TRANSITION_FORBIDDEN: { status: 403, title: "Transition not allowed for this role" },
   VERSION_CONFLICT: { status: 409, title: "Version conflict" },
   PRECONDITION_FAILED: { status: 412, title: "Precondition failed" },
+  // Documents
+  DOCUMENT_TOO_LARGE: { status: 413, title: "Document too large" },
+  DOCUMENT_TYPE_NOT_ALLOWED: { status: 415, title: "Document type not allowed" },
+  DOCUMENT_EMPTY: { status: 422, title: "Document empty" },
+  DOCUMENT_TRUNCATED: { status: 422, title: "Document incomplete" },
+  DOCUMENT_LIMIT_REACHED: { status: 409, title: "Too many documents" },
+  DOCUMENTS_CLOSED: { status: 409, title: "Application closed to documents" },
+  // Payments
+  IDEMPOTENCY_KEY_MISSING: { status: 400, title: "Idempotency-Key required" },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: "Idempotency-Key reused" },
+  FEE_NOT_REQUIRED: { status: 409, title: "No application fee" },
+  FEE_ALREADY_PAID: { status: 409, title: "Application fee already paid" },
+  FEE_WAIVED: { status: 409, title: "Application fee waived" },
+  PAYMENT_PENDING: { status: 409, title: "A payment is already pending" },
+  ILLEGAL_PAYMENT_TRANSITION: { status: 409, title: "Illegal payment status change" },
+  REFUND_EXCEEDS_PAID: { status: 409, title: "Refund exceeds the amount paid" },
+  RECEIPT_NOT_AVAILABLE: { status: 409, title: "No receipt for this payment" },
+  PAYMENT_PROVIDER_ERROR: { status: 502, title: "Payment provider error" },
+  WEBHOOK_SIGNATURE_INVALID: { status: 400, title: "Invalid webhook signature" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type AdmissionsProblemCode = keyof typeof admissionsProblems;

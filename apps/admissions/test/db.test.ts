@@ -14,7 +14,10 @@ describe("migrations", () => {
   test("every table exists and a second run applies nothing", async () => {
     expect(await migrate(db)).toEqual([]);
     const applied = await db.run((sql) => sql`SELECT version FROM schema_migrations`);
-    expect(applied.map((row: { version: string }) => row.version)).toEqual(["0001_core"]);
+    expect(applied.map((row: { version: string }) => row.version)).toEqual([
+      "0001_core",
+      "0002_documents_payments",
+    ]);
     for (const table of [
       "users",
       "programs",
@@ -22,6 +25,12 @@ describe("migrations", () => {
       "applications",
       "application_counts",
       "application_transitions",
+      "documents",
+      "payments",
+      "payment_refunds",
+      "fee_waivers",
+      "receipt_counter",
+      "webhook_events",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError } from "@platform/server";
+import { appSettings } from "../src/config.ts";
 import { DEV_JWT_SECRET, loadEnv } from "../src/env.ts";
 
 describe("configuration", () => {
@@ -33,6 +34,47 @@ describe("configuration", () => {
     );
     expect(loadEnv({ DATABASE_URL: "postgresql://u:p@h/db" }).DATABASE_URL).toBe(
       "postgresql://u:p@h/db",
+    );
+  });
+
+  test("documents and payments: local disk under data/, manual payments unless Stripe is configured", () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      ADMISSIONS_DOCUMENTS_DIR: "data/documents",
+      ADMISSIONS_PAYMENT_PROVIDER: "manual",
+      ADMISSIONS_STRIPE_API_BASE: "https://api.stripe.com",
+    });
+    expect(appSettings(env).payments?.stripe).toBeNull();
+    const stripe = appSettings(
+      loadEnv({
+        ADMISSIONS_STRIPE_SECRET_KEY: "sk_test_x",
+        ADMISSIONS_STRIPE_WEBHOOK_SECRET: "whsec_x",
+        ADMISSIONS_STRIPE_API_BASE: "http://127.0.0.1:12111/",
+        ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES: "45",
+      }),
+    ).payments;
+    expect(stripe?.stripe).toMatchObject({
+      secretKey: "sk_test_x",
+      apiBase: "http://127.0.0.1:12111",
+    });
+    expect(stripe?.checkoutTtlMs).toBe(45 * 60_000);
+  });
+
+  test("half-configured Stripe is refused at start", () => {
+    expect(() => loadEnv({ ADMISSIONS_STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(
+      /ADMISSIONS_STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(() => loadEnv({ ADMISSIONS_PAYMENT_PROVIDER: "stripe" })).toThrow(
+      /ADMISSIONS_STRIPE_SECRET_KEY/,
+    );
+    const stripe = { ADMISSIONS_STRIPE_SECRET_KEY: "sk", ADMISSIONS_STRIPE_WEBHOOK_SECRET: "wh" };
+    const production = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(32) };
+    expect(() =>
+      loadEnv({ ...production, ...stripe, ADMISSIONS_STRIPE_API_BASE: "http://stripe.internal" }),
+    ).toThrow(/ADMISSIONS_STRIPE_API_BASE/);
+    expect(loadEnv({ ...production, ...stripe }).ADMISSIONS_STRIPE_SECRET_KEY).toBe("sk");
+    expect(() => loadEnv({ ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES: "10" })).toThrow(
+      /ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES/,
     );
   });
 });

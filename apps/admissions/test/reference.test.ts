@@ -78,12 +78,16 @@ describe("the OpenAPI document at /api/v1/schema/", () => {
     }
   });
 
-  test("request bodies are JSON with a schema, and carry examples", () => {
+  test("request bodies are JSON with a schema (uploads: multipart), and carry examples", () => {
     const bodies = operations.filter(({ operation }) => operation.requestBody);
     expect(bodies.length).toBeGreaterThan(10);
     for (const { operation } of bodies) {
-      expect(operation.requestBody?.content["application/json"]?.schema).toBeDefined();
+      const content = operation.requestBody?.content ?? {};
+      const schema = content["application/json"]?.schema ?? content["multipart/form-data"]?.schema;
+      expect(schema).toBeDefined();
     }
+    const upload = document.paths["/api/v1/applications/{id}/documents/"]?.post?.requestBody;
+    expect(JSON.stringify(upload?.content["multipart/form-data"])).toContain('"binary"');
     const login = document.paths["/api/v1/auth/login/"]?.post?.requestBody;
     expect(JSON.stringify(login)).toContain('"examples"');
   });

@@ -1,10 +1,14 @@
 import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createLogger, parseTrustedProxies, type SharedStore } from "@platform/server";
 import { testStore } from "@platform/server/testing";
 import { SQL } from "bun";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { localDiskStorage } from "../src/modules/documents/storage.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
 
@@ -79,6 +83,8 @@ export async function setupApp(overrides: Partial<AppDeps> = {}) {
   const { db, drop } = await testDatabase();
   const store: SharedStore = testStore("admissions");
   const clock = testClock();
+  const documentsDir = mkdtempSync(join(tmpdir(), "admissions-documents-"));
+  const documentStorage = localDiskStorage(documentsDir);
   const deps: AppDeps = {
     db,
     store,
@@ -87,14 +93,16 @@ export async function setupApp(overrides: Partial<AppDeps> = {}) {
     trustedProxies: parseTrustedProxies("loopback"),
     now: clock.now,
     passwordCost: TEST_PASSWORD_COST,
+    documentStorage,
     ...overrides,
   };
   const app = createApp(deps);
   afterAll(async () => {
     await store.close();
     await drop();
+    rmSync(documentsDir, { recursive: true, force: true });
   });
-  return { app, db, store, clock, deps };
+  return { app, db, store, clock, deps, documentStorage };
 }
 
 let counter = 0;

@@ -55,3 +55,11 @@ export const toBool = (value: unknown): boolean => value === true || value === 1
 
 /** Integers, including PostgreSQL's bigint counts, which arrive as strings. */
 export const toInt = (value: unknown): number => Number(value);
+
+/**
+ * ` FOR UPDATE OF <alias>` on PostgreSQL: locks the row read until the transaction ends, so a
+ * check made on it (e.g. a count) holds until the insert. SQLite runs one writer at a time and
+ * has no such clause.
+ */
+export const forUpdateOf = (sql: SQL, dialect: Dialect, alias: string) =>
+  dialect === "postgres" ? sql.unsafe(` FOR UPDATE OF ${alias}`) : sql``;

@@ -4,9 +4,9 @@ import type { DocumentType, Intake, Program } from "../catalog/model.ts";
 import { isOpenAt } from "../catalog/rows.ts";
 
 /**
- * What submission needs to know from the documents and payments features. Both run inside the
- * submitting transaction (they get its `sql`), so what they see cannot change before the
- * status does.
+ * What submission needs to know from the documents and payments features (their
+ * `documentChecklist` and `feeLedger`). Both run inside the submitting transaction (they get
+ * its `sql`), so what they see cannot change before the status does.
  */
 export type DocumentChecklist = {
   /** The required types with no document on file for this application. */
@@ -23,15 +23,6 @@ export type FeeLedger = {
 };
 
 export type SubmissionChecks = { documents: DocumentChecklist; fees: FeeLedger };
-
-/**
- * Until the documents and payments features exist, no document is on file and no fee can be
- * paid: only programs that require no documents and charge no fee accept submissions.
- */
-export const coreSubmissionChecks: SubmissionChecks = {
-  documents: { missingDocuments: async (_sql, _id, required) => [...required] },
-  fees: { feeStatus: async (_sql, _id, fee) => (fee.amount === 0 ? "not_required" : "unpaid") },
-};
 
 /** The intake must be accepting applications: 409 INTAKE_NOT_OPEN or DEADLINE_PASSED. */
 export function assertIntakeOpen(program: Program, intake: Intake, nowMs: number): void {

@@ -1,0 +1,235 @@
+import {
+  createRateLimiter,
+  HttpProblem,
+  type RateLimiter,
+  rateLimitHeaders,
+  type SharedStore,
+} from "@platform/server";
+import { Elysia } from "elysia";
+import {
+  jsonBody,
+  problemResponse,
+  problemResponses,
+  readSecurity,
+  writeSecurity,
+} from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { STAFF, type User } from "../users/model.ts";
+import { contentDisposition } from "./filename.ts";
+import {
+  ApplicationParams,
+  Checklist,
+  Document,
+  DocumentListQuery,
+  DocumentPage,
+  DocumentParams,
+  ReviewBody,
+  uploadRequestBody,
+} from "./model.ts";
+import { assertMultipartHeaders } from "./multipart.ts";
+import { documentPath } from "./rows.ts";
+import {
+  type DocumentsDeps,
+  deleteDocument,
+  getChecklist,
+  getDocument,
+  listDocuments,
+  openDocument,
+  reviewDocument,
+} from "./service.ts";
+import { uploadDocument } from "./upload.ts";
+
+export type DocumentsRoutesDeps = DocumentsDeps & {
+  guard: AuthGuard;
+  store: SharedStore;
+  /** Uploads per applicant per hour. */
+  uploadsPerHour: number;
+};
+
+const tags = ["documents"];
+
+/** What the upload route's parse hook leaves as the body: the stream itself is read later. */
+const STREAMED = Symbol("multipart body, streamed by the handler");
+
+/**
+ * Per account, not per IP: uploads need a signed-in applicant, and one account should not
+ * fill the disk however many addresses it comes from. Checked before the body is read.
+ */
+async function assertUploadQuota(limiter: RateLimiter, actor: User, set: { headers: object }) {
+  const decision = await limiter.check(`user:${actor.id}`);
+  const headers = rateLimitHeaders(limiter.policy, decision);
+  Object.assign(set.headers, headers);
+  if (!decision.allowed) {
+    throw new HttpProblem("RATE_LIMITED", {
+      detail: `At most ${limiter.policy.limit} uploads per hour; retry in ${headers["retry-after"]} s`,
+      headers,
+    });
+  }
+}
+
+/** Downloads are never rendered by the browser in our origin, whatever the bytes hold. */
+const downloadHeaders = (row: {
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+  file_name: string;
+}) => ({
+  "content-type": row.media_type,
+  "content-length": String(row.size_bytes),
+  "content-disposition": contentDisposition(row.file_name),
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; sandbox",
+  "cache-control": "private, no-store",
+  etag: `"${row.sha256}"`,
+});
+
+export const documents = (deps: DocumentsRoutesDeps) => {
+  const uploadLimit = createRateLimiter(
+    deps.store,
+    { name: "document-upload", limit: deps.uploadsPerHour, windowMs: 3_600_000 },
+    deps.now,
+  );
+  return new Elysia({ name: "documents", prefix: "/api/v1/applications" })
+    .use(deps.guard)
+    .post(
+      "/:id/documents/",
+      async ({ actor, params, body, request, set }) => {
+        if (body !== STREAMED) {
+          throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+            detail: "Upload the file as multipart/form-data (fields `type` and `file`)",
+          });
+        }
+        await assertUploadQuota(uploadLimit, actor, set);
+        const document = await uploadDocument(deps, actor, params.id, request);
+        set.status = 201;
+        set.headers.location = documentPath(params.id, document.id);
+        return document;
+      },
+      {
+        auth: ["applicant"],
+        params: ApplicationParams,
+        // Elysia's own multipart parser would buffer the whole body; this one only checks the
+        // headers and leaves the stream to the handler, which runs after authentication.
+        parse: ({ request }) => {
+          assertMultipartHeaders(request, deps.limits);
+          return STREAMED;
+        },
+        response: {
+          201: Document,
+          ...problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429),
+        },
+        detail: {
+          tags,
+          summary: "Upload a document to your application (multipart: `type`, `file`)",
+          description:
+            "PDF, JPEG or PNG, decided by the file's bytes (415 DOCUMENT_TYPE_NOT_ALLOWED otherwise, also for files that are two formats at once); at most 10 MiB (413 DOCUMENT_TOO_LARGE, the body is not read further); empty (DOCUMENT_EMPTY) and incomplete (DOCUMENT_TRUNCATED) files are 422. `type` must be one of the program's required document types. Open while the application is not final (409 DOCUMENTS_CLOSED).",
+          security: writeSecurity,
+          requestBody: uploadRequestBody,
+        },
+      },
+    )
+    .get(
+      "/:id/documents/",
+      ({ actor, params, query, request }) =>
+        listDocuments(deps, actor, params.id, pageOf(query), request.url),
+      {
+        auth: true,
+        params: ApplicationParams,
+        query: DocumentListQuery,
+        response: { 200: DocumentPage, ...problemResponses(401, 404, 422) },
+        detail: {
+          tags,
+          summary: "An application's documents (its applicant, staff)",
+          security: readSecurity,
+        },
+      },
+    )
+    .get("/:id/documents/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
+      auth: true,
+      params: ApplicationParams,
+      response: { 200: Checklist, ...problemResponses(401, 404) },
+      detail: {
+        tags,
+        summary: "Each required document type: missing, uploaded, verified or rejected",
+        security: readSecurity,
+      },
+    })
+    .get(
+      "/:id/documents/:documentId/",
+      ({ actor, params }) => getDocument(deps, actor, params.id, params.documentId),
+      {
+        auth: true,
+        params: DocumentParams,
+        response: { 200: Document, ...problemResponses(401, 404) },
+        detail: { tags, summary: "One document's metadata", security: readSecurity },
+      },
+    )
+    .get(
+      "/:id/documents/:documentId/file/",
+      async ({ actor, params }) => {
+        const { row, blob } = await openDocument(deps, actor, params.id, params.documentId);
+        return new Response(blob, { headers: downloadHeaders(row) });
+      },
+      {
+        auth: true,
+        params: DocumentParams,
+        detail: {
+          tags,
+          summary: "Download the file (its applicant, staff), always as an attachment",
+          security: readSecurity,
+          responses: {
+            200: {
+              description: "The file's bytes, Content-Disposition: attachment",
+              content: Object.fromEntries(
+                ["application/pdf", "image/jpeg", "image/png"].map((type) => [
+                  type,
+                  { schema: { type: "string", format: "binary" } },
+                ]),
+              ),
+            },
+            401: problemResponse("No valid credential"),
+            404: problemResponse("No such document on an application you can see"),
+          },
+        },
+      },
+    )
+    .delete(
+      "/:id/documents/:documentId/",
+      async ({ actor, params, set }) => {
+        await deleteDocument(deps, actor, params.id, params.documentId);
+        set.status = 204;
+      },
+      {
+        auth: ["applicant"],
+        params: DocumentParams,
+        detail: {
+          tags,
+          summary: "Delete a document from your draft",
+          security: writeSecurity,
+          responses: {
+            204: { description: "Deleted, file included" },
+            401: problemResponse("No valid credential"),
+            403: problemResponse("Not an applicant, or a cookie without X-CSRF-Token"),
+            404: problemResponse("No such document on your application"),
+            409: problemResponse("The application is no longer a draft (APPLICATION_NOT_EDITABLE)"),
+          },
+        },
+      },
+    )
+    .post(
+      "/:id/documents/:documentId/review/",
+      ({ actor, params, body }) => reviewDocument(deps, actor, params.id, params.documentId, body),
+      {
+        auth: STAFF,
+        params: DocumentParams,
+        ...jsonBody(ReviewBody),
+        response: { 200: Document, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        detail: {
+          tags,
+          summary: "Verify or reject a document (staff); a rejection needs a note",
+          security: writeSecurity,
+        },
+      },
+    );
+};

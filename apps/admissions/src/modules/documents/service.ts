@@ -1,0 +1,153 @@
+import { invalidField, type Logger } from "@platform/server";
+import type { SQL } from "bun";
+import type { Db } from "../../db/client.ts";
+import { toInt } from "../../db/dialect.ts";
+import { isoAt } from "../../lib/ids.ts";
+import { type Page, toPage } from "../../lib/pagination.ts";
+import { notFound, problem } from "../../problems.ts";
+import { ownApplication, visibleApplication } from "../applications/facts.ts";
+import type { DocumentChecklist } from "../applications/guards.ts";
+import type { DocumentType } from "../catalog/model.ts";
+import type { User } from "../users/model.ts";
+import type { Document, ReviewBody } from "./model.ts";
+import type { UploadLimits } from "./multipart.ts";
+import { type DocumentRow, toChecklist, toDocument } from "./rows.ts";
+import type { DocumentStorage } from "./storage.ts";
+
+export type DocumentsDeps = {
+  db: Db;
+  storage: DocumentStorage;
+  logger: Logger;
+  now: () => number;
+  limits: UploadLimits;
+  /** Documents one application may hold (uploads past it: 409). */
+  maxPerApplication: number;
+};
+
+export const countOf = async (sql: SQL, applicationId: string) => {
+  const [row] =
+    await sql`SELECT count(*) AS n FROM documents WHERE application_id = ${applicationId}`;
+  return toInt(row?.n ?? 0);
+};
+
+export async function findDocument(sql: SQL, applicationId: string, documentId: string) {
+  const [row] = (await sql`SELECT * FROM documents
+    WHERE id = ${documentId} AND application_id = ${applicationId}`) as DocumentRow[];
+  if (!row) throw notFound("Document");
+  return row;
+}
+
+export async function listDocuments(
+  deps: DocumentsDeps,
+  viewer: User,
+  applicationId: string,
+  page: Page,
+  requestUrl: string,
+) {
+  return deps.db.run(async (sql) => {
+    await visibleApplication(sql, applicationId, viewer);
+    const count = await countOf(sql, applicationId);
+    const rows = (await sql`SELECT * FROM documents WHERE application_id = ${applicationId}
+      ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`) as DocumentRow[];
+    return toPage(
+      requestUrl,
+      page,
+      count,
+      rows.map((row) => toDocument(row, viewer)),
+    );
+  });
+}
+
+export const getDocument = (deps: DocumentsDeps, viewer: User, appId: string, docId: string) =>
+  deps.db.run(async (sql) => {
+    await visibleApplication(sql, appId, viewer);
+    return toDocument(await findDocument(sql, appId, docId), viewer);
+  });
+
+/** The stored bytes and what the download headers need. */
+export async function openDocument(
+  deps: DocumentsDeps,
+  viewer: User,
+  applicationId: string,
+  documentId: string,
+) {
+  const row = await deps.db.run(async (sql) => {
+    await visibleApplication(sql, applicationId, viewer);
+    return findDocument(sql, applicationId, documentId);
+  });
+  const blob = await deps.storage.read(row.storage_key);
+  // The database lists it, so its absence is the server's fault (a 500, logged), not a 404.
+  if (!blob) throw new Error(`document ${row.id}: stored file ${row.storage_key} is missing`);
+  return { row, blob };
+}
+
+/** The applicant removes a document while the application is still a draft. */
+export async function deleteDocument(
+  deps: DocumentsDeps,
+  actor: User,
+  applicationId: string,
+  documentId: string,
+): Promise<void> {
+  const row = await deps.db.transaction(async (tx) => {
+    const facts = await ownApplication(tx, applicationId, actor, { dialect: deps.db.dialect });
+    if (facts.status !== "draft") {
+      throw problem("APPLICATION_NOT_EDITABLE", {
+        detail: `The application is ${facts.status}; documents can only be deleted from drafts`,
+      });
+    }
+    const found = await findDocument(tx, applicationId, documentId);
+    await tx`DELETE FROM documents WHERE id = ${documentId}`;
+    return found;
+  });
+  // After the commit: a failure here leaves an unreferenced file, never a row without its file.
+  await deps.storage.remove(row.storage_key).catch((err: unknown) => {
+    deps.logger.error("document file not removed", { documentId, err });
+  });
+}
+
+/** Staff verify a document, or reject it saying what to fix. */
+export async function reviewDocument(
+  deps: DocumentsDeps,
+  staff: User,
+  applicationId: string,
+  documentId: string,
+  body: ReviewBody,
+): Promise<Document> {
+  const note = body.note?.trim() || null;
+  if (body.decision === "rejected" && !note) {
+    throw invalidField("/body/note", "is required when rejecting: say what to fix");
+  }
+  const at = isoAt(deps.now());
+  return deps.db.transaction(async (tx) => {
+    await visibleApplication(tx, applicationId, staff);
+    await findDocument(tx, applicationId, documentId);
+    await tx`UPDATE documents SET ${tx({
+      status: body.decision,
+      review_note: note,
+      reviewed_by: staff.id,
+      reviewed_at: at,
+      updated_at: at,
+    })} WHERE id = ${documentId}`;
+    return toDocument(await findDocument(tx, applicationId, documentId), staff);
+  });
+}
+
+export const getChecklist = (deps: DocumentsDeps, viewer: User, applicationId: string) =>
+  deps.db.run(async (sql) => {
+    const facts = await visibleApplication(sql, applicationId, viewer);
+    const rows = (await sql`SELECT id, type, status FROM documents
+      WHERE application_id = ${applicationId} ORDER BY created_at, id`) as DocumentRow[];
+    return toChecklist(applicationId, facts.requiredDocuments, rows);
+  });
+
+/** The submission guard: a required type is on file when a document of it is not rejected. */
+export const documentChecklist: DocumentChecklist = {
+  async missingDocuments(sql, applicationId, required) {
+    const rows = (await sql`SELECT DISTINCT type FROM documents
+      WHERE application_id = ${applicationId} AND status IN ('uploaded', 'verified')`) as {
+      type: DocumentType;
+    }[];
+    const onFile = new Set(rows.map((row) => row.type));
+    return required.filter((type) => !onFile.has(type));
+  },
+};

@@ -1,0 +1,203 @@
+import { Elysia } from "elysia";
+import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { STAFF } from "../users/model.ts";
+import type { PaymentsDeps } from "./access.ts";
+import {
+  ApplicationParams,
+  FeeSummary,
+  IdempotencyHeaders,
+  NoteBody,
+  Payment,
+  PaymentCreate,
+  PaymentListQuery,
+  PaymentPage,
+  PaymentParams,
+  ReasonBody,
+  Receipt,
+  RefundBody,
+} from "./model.ts";
+import {
+  createPayment,
+  getPayment,
+  idempotencyKeyOf,
+  listPayments,
+  refreshPayment,
+} from "./service.ts";
+import { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./staff.ts";
+import { stripeWebhook } from "./webhook.ts";
+
+export type PaymentsRoutesDeps = PaymentsDeps & {
+  guard: AuthGuard;
+  /** Stripe's endpoint signing secret; null when Stripe is not enabled. */
+  stripeWebhookSecret: string | null;
+};
+
+const tags = ["payments"];
+
+/** Paying an application's fee, and what staff do about fees. */
+const applicationRoutes = (deps: PaymentsRoutesDeps) =>
+  new Elysia({ name: "application-payments", prefix: "/api/v1/applications" })
+    .use(deps.guard)
+    .post(
+      "/:id/payments/",
+      async ({ actor, params, body, headers, set }) => {
+        const key = idempotencyKeyOf(headers["idempotency-key"]);
+        const { payment, replayed } = await createPayment(deps, actor, params.id, body ?? {}, key);
+        set.status = 201;
+        set.headers.location = `/api/v1/payments/${payment.id}/`;
+        if (replayed) set.headers["idempotent-replayed"] = "true";
+        return payment;
+      },
+      {
+        auth: ["applicant"],
+        params: ApplicationParams,
+        headers: IdempotencyHeaders,
+        ...jsonBody(PaymentCreate),
+        response: { 201: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422, 502) },
+        detail: {
+          tags,
+          summary: "Pay your application's fee (Idempotency-Key required)",
+          description:
+            "The amount and currency come from the program. The same Idempotency-Key and body return the same payment (header Idempotent-Replayed: true); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; no key is 400 IDEMPOTENCY_KEY_MISSING. `manual` (default) answers with a reference and instructions; `stripe` with a checkoutUrl to send the applicant to. 409: FEE_NOT_REQUIRED, FEE_WAIVED, FEE_ALREADY_PAID, PAYMENT_PENDING (with paymentId), APPLICATION_NOT_EDITABLE.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      "/:id/payments/",
+      ({ actor, params, query, request }) =>
+        listPayments(deps, actor, params.id, pageOf(query), request.url),
+      {
+        auth: true,
+        params: ApplicationParams,
+        query: PaymentListQuery,
+        response: { 200: PaymentPage, ...problemResponses(401, 404, 422) },
+        detail: {
+          tags,
+          summary: "An application's payments (its applicant, staff)",
+          security: readSecurity,
+        },
+      },
+    )
+    .get("/:id/fee/", ({ actor, params }) => getFee(deps, actor, params.id), {
+      auth: true,
+      params: ApplicationParams,
+      response: { 200: FeeSummary, ...problemResponses(401, 404) },
+      detail: {
+        tags,
+        summary: "The fee and whether it is paid, waived or due",
+        security: readSecurity,
+      },
+    })
+    .post(
+      "/:id/fee-waiver/",
+      async ({ actor, params, body, set }) => {
+        set.status = 201;
+        return waiveFee(deps, actor, params.id, body.reason);
+      },
+      {
+        auth: STAFF,
+        params: ApplicationParams,
+        ...jsonBody(ReasonBody),
+        response: { 201: FeeSummary, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Waive the fee, with a reason (staff)",
+          description: "409 FEE_ALREADY_PAID, FEE_WAIVED, FEE_NOT_REQUIRED or PAYMENT_PENDING.",
+          security: writeSecurity,
+        },
+      },
+    );
+
+/** One payment, by id. */
+const paymentRoutes = (deps: PaymentsRoutesDeps) =>
+  new Elysia({ name: "payments", prefix: "/api/v1/payments" })
+    .use(deps.guard)
+    .get("/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
+      auth: true,
+      params: PaymentParams,
+      response: { 200: Payment, ...problemResponses(401, 404) },
+      detail: { tags, summary: "One payment (its applicant, staff)", security: readSecurity },
+    })
+    .post("/:id/refresh/", ({ actor, params }) => refreshPayment(deps, actor, params.id), {
+      auth: true,
+      params: PaymentParams,
+      response: { 200: Payment, ...problemResponses(401, 403, 404, 502) },
+      detail: {
+        tags,
+        summary: "Ask the provider how the payment stands now (after the Checkout redirect)",
+        description:
+          "Settles a Stripe payment from the Checkout Session's state without waiting for the webhook; whichever comes first wins, the other changes nothing.",
+        security: writeSecurity,
+      },
+    })
+    .get("/:id/receipt/", ({ actor, params }) => getReceipt(deps, actor, params.id), {
+      auth: true,
+      params: PaymentParams,
+      response: { 200: Receipt, ...problemResponses(401, 404, 409) },
+      detail: {
+        tags,
+        summary: "The receipt of a successful payment (409 RECEIPT_NOT_AVAILABLE otherwise)",
+        security: readSecurity,
+      },
+    })
+    .post(
+      "/:id/confirm/",
+      ({ actor, params, body }) =>
+        settleManual(deps, actor, params.id, "succeeded", body?.note?.trim() || null),
+      {
+        auth: STAFF,
+        params: PaymentParams,
+        ...jsonBody(NoteBody),
+        response: { 200: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Confirm a manual payment was received (staff): succeeded, with a receipt",
+          security: writeSecurity,
+        },
+      },
+    )
+    .post(
+      "/:id/fail/",
+      ({ actor, params, body }) =>
+        settleManual(deps, actor, params.id, "failed", body.reason.trim()),
+      {
+        auth: STAFF,
+        params: PaymentParams,
+        ...jsonBody(ReasonBody),
+        response: { 200: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Record a manual payment as failed (staff)",
+          security: writeSecurity,
+        },
+      },
+    )
+    .post(
+      "/:id/refunds/",
+      async ({ actor, params, body, set }) => {
+        set.status = 201;
+        return refundPayment(deps, actor, params.id, body);
+      },
+      {
+        auth: STAFF,
+        params: PaymentParams,
+        ...jsonBody(RefundBody),
+        response: { 201: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422, 502) },
+        detail: {
+          tags,
+          summary: "Refund all or part of a payment (staff), never more than was paid",
+          description:
+            "409 REFUND_EXCEEDS_PAID past what is left; 409 ILLEGAL_PAYMENT_TRANSITION unless succeeded or refunded.",
+          security: writeSecurity,
+        },
+      },
+    );
+
+export const payments = (deps: PaymentsRoutesDeps) =>
+  new Elysia({ name: "payments-all" })
+    .use(applicationRoutes(deps))
+    .use(paymentRoutes(deps))
+    .use(stripeWebhook(deps, deps.stripeWebhookSecret));

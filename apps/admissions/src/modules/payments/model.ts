@@ -1,0 +1,131 @@
+import { JsonInteger } from "@platform/contracts";
+import { t } from "elysia";
+import { PageQuery, Paginated } from "../../lib/pagination.ts";
+import { enumOf } from "../../lib/schema.ts";
+import { Money } from "../catalog/model.ts";
+
+export const PROVIDERS = ["manual", "stripe"] as const;
+export const ProviderName = enumOf(PROVIDERS, {
+  description:
+    "manual: pay by bank transfer quoting the reference, staff confirm; stripe: Stripe Checkout",
+});
+export type ProviderName = typeof ProviderName.static;
+
+export const PAYMENT_STATUSES = ["pending", "succeeded", "failed", "expired", "refunded"] as const;
+export const PaymentStatus = enumOf(PAYMENT_STATUSES, {
+  description:
+    "pending → succeeded | failed | expired; succeeded → refunded (some or all of it: see `refunded`)",
+});
+export type PaymentStatus = typeof PaymentStatus.static;
+
+export const FEE_STATUSES = ["paid", "waived", "not_required", "unpaid"] as const;
+
+const Id = t.String({ format: "uuid" });
+const Timestamp = t.String({ format: "date-time" });
+
+export const Refund = t.Object({
+  id: Id,
+  amount: Money,
+  reason: t.String(),
+  status: enumOf(["pending", "succeeded", "failed"] as const),
+  createdAt: Timestamp,
+});
+
+export const Payment = t.Object({
+  id: Id,
+  applicationId: Id,
+  provider: ProviderName,
+  status: PaymentStatus,
+  amount: Money,
+  refunded: Money,
+  reference: t.String({
+    description: "Quote it with a bank transfer (manual) or to support",
+    examples: ["ADM-7KQ2-M9XD"],
+  }),
+  instructions: t.Nullable(t.String({ description: "How to pay (manual payments)" })),
+  checkoutUrl: t.Nullable(
+    t.String({ description: "Stripe Checkout page to send the applicant to, while pending" }),
+  ),
+  expiresAt: Timestamp,
+  paidAt: t.Nullable(Timestamp),
+  receiptNumber: t.Nullable(t.String({ examples: ["R-000042"] })),
+  statusReason: t.Nullable(t.String()),
+  refunds: t.Array(Refund),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Payment = typeof Payment.static;
+
+export const PaymentPage = Paginated(Payment, "An application's payments, newest first");
+export const PaymentListQuery = t.Object(PageQuery);
+
+export const PaymentCreate = t.Object(
+  { provider: t.Optional(ProviderName) },
+  {
+    examples: [{ provider: "stripe" }],
+    description: "The amount and currency come from the program",
+  },
+);
+export type PaymentCreate = typeof PaymentCreate.static;
+
+const Reason = t.String({ minLength: 1, maxLength: 2_000 });
+
+export const RefundBody = t.Object(
+  {
+    amount: t.Optional(
+      JsonInteger({ minimum: 1, description: "Minor units; default: all that is left" }),
+    ),
+    reason: Reason,
+  },
+  { examples: [{ amount: 2500, reason: "Partial refund: duplicate bank charge" }] },
+);
+export type RefundBody = typeof RefundBody.static;
+
+export const ReasonBody = t.Object({ reason: Reason });
+export const NoteBody = t.Optional(t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }));
+
+export const Receipt = t.Object({
+  receiptNumber: t.String({ examples: ["R-000042"] }),
+  sequence: JsonInteger({ minimum: 1, description: "Receipt numbers run 1, 2, 3… with no gaps" }),
+  paymentId: Id,
+  reference: t.String(),
+  applicationId: Id,
+  program: t.String({ examples: ["CS-BSC"] }),
+  intake: t.String({ examples: ["Autumn 2026"] }),
+  payer: t.Object({ name: t.String(), email: t.String() }),
+  amount: Money,
+  refunded: Money,
+  provider: ProviderName,
+  paidAt: Timestamp,
+});
+export type Receipt = typeof Receipt.static;
+
+export const FeeSummary = t.Object({
+  applicationId: Id,
+  fee: Money,
+  status: enumOf(FEE_STATUSES, {
+    description: "What the submission guard sees: paid or waived (or no fee) lets it pass",
+  }),
+  waiver: t.Nullable(
+    t.Object({
+      reason: t.String(),
+      waivedAt: Timestamp,
+      waivedBy: t.Nullable(Id, { description: "Shown to staff only" }),
+    }),
+  ),
+  pendingPaymentId: t.Nullable(Id),
+});
+export type FeeSummary = typeof FeeSummary.static;
+
+export const IdempotencyHeaders = t.Object({
+  "idempotency-key": t.Optional(
+    t.String({
+      description:
+        "Required. 1–255 visible ASCII characters, unique per payment you mean to make: a retry with the same key and body returns the same payment",
+      examples: ["5d3c1a52-7d8e-4a8e-9a43-0e7f3b7c2d11"],
+    }),
+  ),
+});
+
+export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
+export const PaymentParams = t.Object({ id: t.String({ maxLength: 64 }) });
