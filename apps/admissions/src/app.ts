@@ -4,25 +4,32 @@ import packageJson from "../package.json";
 import type { Db } from "./db/client.ts";
 import type { SubmissionChecks } from "./modules/applications/guards.ts";
 import { applications } from "./modules/applications/index.ts";
+import { audit } from "./modules/audit/index.ts";
 import { authGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import { accessTokens } from "./modules/auth/jwt.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/throttle.ts";
+import { backoffice } from "./modules/backoffice/index.ts";
 import { catalogCache } from "./modules/catalog/cache.ts";
 import { catalog } from "./modules/catalog/index.ts";
+import { decisions } from "./modules/decisions/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import { DOCUMENT_LIMITS } from "./modules/documents/multipart.ts";
 import { documentChecklist } from "./modules/documents/service.ts";
 import { type DocumentStorage, localDiskStorage } from "./modules/documents/storage.ts";
 import { probes } from "./modules/health/index.ts";
+import { notifications } from "./modules/notifications/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import { feeLedger } from "./modules/payments/ledger.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import { manualProvider, type PaymentProvider } from "./modules/payments/providers.ts";
 import { type StripeSettings, stripeProvider } from "./modules/payments/stripe.ts";
 import { reference } from "./modules/reference/index.ts";
+import { reviews } from "./modules/reviews/index.ts";
+import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
+import { DEFAULT_WORKFLOW, type WorkflowSettings, workflowMoveDeps } from "./workflow.ts";
 
 export type AppDeps = {
   db: Db;
@@ -42,6 +49,7 @@ export type AppDeps = {
   uploadsPerHour?: number;
   maxDocumentsPerApplication?: number;
   payments?: Partial<PaymentSettings>;
+  workflow?: Partial<WorkflowSettings>;
 };
 
 export type PaymentSettings = {
@@ -88,6 +96,10 @@ export function createApp(deps: AppDeps) {
     throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
   };
   const guard = authGuard(authDeps);
+  const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
+  const move = workflowMoveDeps(db, checks, { ...DEFAULT_WORKFLOW, ...deps.workflow });
+  const applicationsDeps = { db, now: authDeps.now, checks, effects: move.effects };
+  const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...deps.payments };
   const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };
   if (paymentSettings.stripe) {
@@ -106,15 +118,13 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(catalog({ db, cache: catalogCache(store), now: authDeps.now, guard }))
-    .use(
-      applications({
-        db,
-        now: authDeps.now,
-        checks: deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger },
-        guard,
-        trustedProxies: deps.trustedProxies,
-      }),
-    )
+    .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
+    .use(decisions({ ...routed, move, applications: applicationsDeps }))
+    .use(reviews({ ...routed, move }))
+    .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
+    .use(backoffice({ ...routed, move }))
+    .use(audit({ db, guard }))
+    .use(notifications({ db, guard }))
     .use(
       documents({
         db,
@@ -122,6 +132,7 @@ export function createApp(deps: AppDeps) {
         logger,
         now: authDeps.now,
         guard,
+        trustedProxies: deps.trustedProxies,
         storage: deps.documentStorage ?? localDiskStorage("data/documents"),
         limits: DOCUMENT_LIMITS,
         maxPerApplication: deps.maxDocumentsPerApplication ?? 20,
@@ -134,6 +145,7 @@ export function createApp(deps: AppDeps) {
         logger,
         now: authDeps.now,
         guard,
+        trustedProxies: deps.trustedProxies,
         providers,
         defaultProvider: paymentSettings.defaultProvider,
         manualTtlMs: paymentSettings.manualTtlMs,

@@ -2,6 +2,7 @@ import { parseTrustedProxies } from "@platform/server";
 import type { AppDeps, PaymentSettings } from "./app.ts";
 import type { DatabaseConfig } from "./db/client.ts";
 import type { AdmissionsEnv } from "./env.ts";
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./modules/notifications/worker.ts";
 
 /** Environment → the database settings (server and CLI commands share it). */
 export const databaseConfig = (env: AdmissionsEnv): DatabaseConfig => ({
@@ -25,6 +26,14 @@ export const appSettings = (
   uploadsPerHour: env.ADMISSIONS_UPLOAD_RATE_LIMIT,
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
   payments: paymentSettings(env),
+  workflow: { offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000 },
+});
+
+/** Environment → how the outbox retries failed emails. */
+export const deliveryPolicy = (env: AdmissionsEnv): DeliveryPolicy => ({
+  ...DEFAULT_DELIVERY_POLICY,
+  maxAttempts: env.ADMISSIONS_EMAIL_MAX_ATTEMPTS,
+  baseBackoffMs: env.ADMISSIONS_EMAIL_RETRY_SECONDS * 1000,
 });
 
 function paymentSettings(env: AdmissionsEnv): PaymentSettings {

@@ -64,6 +64,20 @@ export const AdmissionsEnv = T.Object({
     default: "http://localhost:3000/payments/return",
     pattern: "^https?://",
   }),
+  /** Applicants' emails go out over SMTP when set (smtp:// or smtps://); else to the log. */
+  SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://" })),
+  ADMISSIONS_MAIL_FROM: T.String({
+    minLength: 3,
+    default: "Admissions Office <admissions@localhost>",
+  }),
+  /** An offer's response deadline, in days, when the decision names none. */
+  ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
+  /** How often the background work runs (offer expiry, email delivery). */
+  ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 3_600_000, default: 5_000 }),
+  /** Delivery attempts per email before it is marked dead. */
+  ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 10 }),
+  /** First retry delay of a failed email, doubled per attempt (capped at an hour). */
+  ADMISSIONS_EMAIL_RETRY_SECONDS: T.Integer({ minimum: 1, maximum: 3_600, default: 30 }),
 });
 
 export type AdmissionsEnv = typeof AdmissionsEnv.static;

@@ -1,10 +1,14 @@
 import { createLogger, createStore, exitOnStartupError, serve } from "@platform/server";
 import { createApp } from "./app.ts";
-import { appSettings, databaseConfig } from "./config.ts";
+import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
+import { documentChecklist } from "./modules/documents/service.ts";
 import { localDiskStorage } from "./modules/documents/storage.ts";
+import { logMailer, smtpMailer } from "./modules/notifications/mailer.ts";
+import { feeLedger } from "./modules/payments/ledger.ts";
+import { DEFAULT_WORKFLOW, startJobs, workflowMoveDeps } from "./workflow.ts";
 
 try {
   const env = loadEnv();
@@ -19,7 +23,26 @@ try {
   // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
   const swept = await documentStorage.sweepIncoming(3_600_000);
   if (swept > 0) logger.info("partial uploads removed", { count: swept });
-  const app = createApp({ db, store, logger, documentStorage, ...appSettings(env) });
+  const settings = appSettings(env);
+  const app = createApp({ db, store, logger, documentStorage, ...settings });
+  const mailer = env.SMTP_URL
+    ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
+    : logMailer(logger);
+  const jobs = startJobs(
+    {
+      db,
+      logger,
+      now: Date.now,
+      move: workflowMoveDeps(
+        db,
+        { documents: documentChecklist, fees: feeLedger },
+        { ...DEFAULT_WORKFLOW, ...settings.workflow },
+      ),
+      mailer,
+      delivery: deliveryPolicy(env),
+    },
+    env.ADMISSIONS_JOBS_INTERVAL_MS,
+  );
   serve(app, {
     port: env.ADMISSIONS_PORT,
     hostname: env.HOST,
@@ -29,6 +52,8 @@ try {
     // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
     maxRequestBodySize: 11 * 1024 * 1024,
     onShutdown: async () => {
+      await jobs.stop();
+      mailer.close();
       await store.close();
       await db.close();
     },

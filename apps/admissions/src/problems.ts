@@ -51,6 +51,25 @@ export const admissionsProblems = {
   RECEIPT_NOT_AVAILABLE: { status: 409, title: "No receipt for this payment" },
   PAYMENT_PROVIDER_ERROR: { status: 502, title: "Payment provider error" },
   WEBHOOK_SIGNATURE_INVALID: { status: 400, title: "Invalid webhook signature" },
+  // Decisions and capacity
+  NO_SEATS_AVAILABLE: { status: 409, title: "No seats available" },
+  CAPACITY_BELOW_TAKEN: { status: 409, title: "Capacity below the places taken" },
+  OFFER_EXPIRED: { status: 409, title: "Offer deadline passed" },
+  WAITLIST_EMPTY: { status: 409, title: "Nobody on the waitlist" },
+  BULK_REFUSED: { status: 409, title: "Bulk change refused" },
+  // Review
+  REVIEWER_NOT_IN_POOL: { status: 409, title: "Not a reviewer of this program" },
+  REVIEWER_CONFLICTED: { status: 409, title: "Reviewer declared a conflict of interest" },
+  NO_REVIEWER_AVAILABLE: { status: 409, title: "No reviewer available" },
+  ALREADY_ASSIGNED: { status: 409, title: "Reviewer already assigned" },
+  ASSIGNMENT_CLOSED: { status: 409, title: "Application not open to review assignments" },
+  NOT_ASSIGNED: { status: 403, title: "Not assigned to this application" },
+  CONFLICT_OF_INTEREST: { status: 403, title: "Conflict of interest declared" },
+  RUBRIC_MISSING: { status: 409, title: "Program has no rubric" },
+  RUBRIC_IN_USE: { status: 409, title: "Rubric already used by reviews" },
+  REVIEWS_CLOSED: { status: 409, title: "Application not under review" },
+  // Staff accounts
+  CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, title: "Cannot change your own account this way" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type AdmissionsProblemCode = keyof typeof admissionsProblems;

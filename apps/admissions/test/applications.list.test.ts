@@ -32,7 +32,8 @@ async function apply(who: Session, intakeId: string, path: string[]) {
   const draft = await createDraft(ctx, who, intakeId);
   ctx.clock.advance(1_000);
   for (const to of path) {
-    const actor = to === "submitted" || to === "withdrawn" ? who : reviewer;
+    const actor =
+      to === "submitted" || to === "withdrawn" ? who : to === "under_review" ? reviewer : admin;
     expect((await move(ctx, actor, draft.id, to)).status).toBe(200);
   }
   return draft.id;

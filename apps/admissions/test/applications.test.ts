@@ -275,13 +275,13 @@ describe("submission guards", () => {
 });
 
 describe("the lifecycle through the API", () => {
-  test("offer path: staff review and offer, the applicant accepts, staff enrol", async () => {
+  test("offer path: a reviewer starts the review, an admin offers, the applicant accepts, an admin enrols", async () => {
     const applicant = await signIn(ctx);
     const draft = await createDraft(ctx, applicant, (await openIntake()).id);
     const steps: [Parameters<typeof move>[1], string][] = [
       [applicant, "submitted"],
       [reviewer, "under_review"],
-      [reviewer, "offered"],
+      [admin, "offered"],
       [applicant, "accepted"],
       [admin, "enrolled"],
     ];

@@ -17,6 +17,8 @@ describe("migrations", () => {
     expect(applied.map((row: { version: string }) => row.version)).toEqual([
       "0001_core",
       "0002_documents_payments",
+      "0003_staff_workflows",
+      "0004_system_actor_audit_guard",
     ]);
     for (const table of [
       "users",

@@ -9,7 +9,10 @@ import {
 } from "../src/modules/applications/lifecycle.ts";
 import { type ApplicationStatus, STATUSES } from "../src/modules/applications/model.ts";
 
-/** The lifecycle exactly as the issue states it, written out independently of the table. */
+/**
+ * The lifecycle as issue 5 states it, written out independently of the table, plus issue 7's
+ * answer to a conditional offer: accepted (conditions still to be met), declined or expired.
+ */
 const EXPECTED: Record<ApplicationStatus, ApplicationStatus[]> = {
   draft: ["submitted", "withdrawn"],
   submitted: ["under_review", "withdrawn"],
@@ -17,7 +20,14 @@ const EXPECTED: Record<ApplicationStatus, ApplicationStatus[]> = {
   waitlisted: ["offered", "rejected", "withdrawn"],
   offered: ["accepted", "declined", "offer_expired", "withdrawn"],
   accepted: ["enrolled", "conditions_not_met", "withdrawn"],
-  conditionally_offered: ["enrolled", "conditions_not_met", "withdrawn"],
+  conditionally_offered: [
+    "accepted",
+    "declined",
+    "offer_expired",
+    "enrolled",
+    "conditions_not_met",
+    "withdrawn",
+  ],
   rejected: [],
   declined: [],
   offer_expired: [],
@@ -26,7 +36,7 @@ const EXPECTED: Record<ApplicationStatus, ApplicationStatus[]> = {
   withdrawn: [],
 };
 
-const everyone = new Set<Mover>(["owner", "staff", "admin"]);
+const everyone = new Set<Mover>(["owner", "staff", "admin", "system"]);
 
 function outcome(from: ApplicationStatus, to: ApplicationStatus, movers: Set<Mover>) {
   try {
@@ -60,10 +70,22 @@ describe("the transition table", () => {
     expect(outcome("draft", "submitted", owner)).toBe("ok");
     expect(outcome("draft", "submitted", admin)).toBe("403 TRANSITION_FORBIDDEN");
     expect(outcome("submitted", "under_review", owner)).toBe("403 TRANSITION_FORBIDDEN");
-    expect(outcome("under_review", "offered", staff)).toBe("ok");
+    expect(outcome("submitted", "under_review", staff)).toBe("ok");
+    // Decisions are admins' (issue 7); reviewers recommend.
+    expect(outcome("under_review", "offered", staff)).toBe("403 TRANSITION_FORBIDDEN");
+    expect(outcome("under_review", "offered", admin)).toBe("ok");
+    expect(outcome("waitlisted", "offered", staff)).toBe("403 TRANSITION_FORBIDDEN");
     expect(outcome("offered", "accepted", owner)).toBe("ok");
+    expect(outcome("conditionally_offered", "accepted", owner)).toBe("ok");
     expect(outcome("offered", "declined", staff)).toBe("403 TRANSITION_FORBIDDEN");
-    expect(outcome("offered", "offer_expired", staff)).toBe("ok");
+    // Offers expire on their own (the system), or by an admin; never by the applicant.
+    expect(outcome("offered", "offer_expired", new Set<Mover>(["system"]))).toBe("ok");
+    expect(outcome("offered", "offer_expired", staff)).toBe("403 TRANSITION_FORBIDDEN");
+    expect(outcome("offered", "offer_expired", owner)).toBe("403 TRANSITION_FORBIDDEN");
+    expect(outcome("accepted", "enrolled", staff)).toBe("403 TRANSITION_FORBIDDEN");
+    expect(outcome("accepted", "withdrawn", new Set<Mover>(["system"]))).toBe(
+      "403 TRANSITION_FORBIDDEN",
+    );
     expect(outcome("accepted", "enrolled", owner)).toBe("403 TRANSITION_FORBIDDEN");
     expect(outcome("submitted", "withdrawn", staff)).toBe("403 TRANSITION_FORBIDDEN");
     expect(outcome("submitted", "withdrawn", admin)).toBe("ok");
@@ -75,5 +97,6 @@ describe("the transition table", () => {
     expect([...moversFor({ id: "a", role: "applicant" }, "b")]).toEqual([]);
     expect([...moversFor({ id: "r", role: "reviewer" }, "r")]).toEqual(["staff"]);
     expect([...moversFor({ id: "x", role: "admin" }, "a")]).toEqual(["staff", "admin"]);
+    expect([...moversFor({ id: null, role: "system" }, "a")]).toEqual(["system"]);
   });
 });

@@ -63,3 +63,10 @@ export const toInt = (value: unknown): number => Number(value);
  */
 export const forUpdateOf = (sql: SQL, dialect: Dialect, alias: string) =>
   dialect === "postgres" ? sql.unsafe(` FOR UPDATE OF ${alias}`) : sql``;
+
+/**
+ * ` FOR UPDATE SKIP LOCKED` on PostgreSQL: several replicas claiming work from one table each
+ * take different rows instead of waiting for (or repeating) each other's. SQLite has one writer.
+ */
+export const skipLocked = (sql: SQL, dialect: Dialect) =>
+  dialect === "postgres" ? sql.unsafe(" FOR UPDATE SKIP LOCKED") : sql``;

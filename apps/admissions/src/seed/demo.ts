@@ -41,6 +41,19 @@ const PATHS: Partial<Record<ApplicationStatus, ApplicationStatus[]>> = {
   enrolled: ["submitted", "under_review", "offered", "accepted", "enrolled"],
 };
 const APPLICANT_MOVES = new Set<ApplicationStatus>(["submitted", "accepted", "declined"]);
+/** Moves a reviewer makes; every other staff move is a decision, which is an admin's. */
+const REVIEWER_MOVES = new Set<ApplicationStatus>(["under_review"]);
+
+/** The demo rubric every program gets, so reviewers can score straight away. */
+const DEMO_RUBRIC = {
+  min_score: 1,
+  max_score: 5,
+  criteria: JSON.stringify([
+    { key: "academic_record", label: "Academic record", weight: 3 },
+    { key: "statement", label: "Personal statement", weight: 2 },
+    { key: "references", label: "References", weight: 1 },
+  ]),
+};
 
 /** "Autumn 2026" for an intake whose studies start in September to December, and so on. */
 function termName(startMs: number): string {
@@ -125,18 +138,26 @@ export async function seedDemo(
     }));
 
     const reviewer = users.find((user) => user.role === "reviewer");
+    const admin = users.find((user) => user.role === "admin");
     const applications = [];
     const transitions = [];
     for (const [email, code, when, status] of DEMO_APPLICATIONS) {
       const applicant = users.find((user) => user.email === email);
       const intake = intakes.find((i) => i.code === code && i.when === when);
-      if (!applicant || !intake || !reviewer) throw new Error(`bad demo row ${email} ${code}`);
+      if (!applicant || !intake || !reviewer || !admin) {
+        throw new Error(`bad demo row ${email} ${code}`);
+      }
       const created = Date.parse(intake.opens_at) + 7 * DAY;
       const id = newId();
       const moves = PATHS[status] ?? [];
       let from: ApplicationStatus | null = null;
       for (const [step, to] of [...["draft" as const], ...moves].entries()) {
-        const actor = step === 0 || APPLICANT_MOVES.has(to) ? applicant : reviewer;
+        const actor =
+          step === 0 || APPLICANT_MOVES.has(to)
+            ? applicant
+            : REVIEWER_MOVES.has(to)
+              ? reviewer
+              : admin;
         transitions.push({
           id: newId(),
           application_id: id,
@@ -164,6 +185,10 @@ export async function seedDemo(
         created_at: isoAt(created),
         updated_at: isoAt(created + moves.length * 3 * DAY),
         submitted_at: moves.length > 0 ? isoAt(created + 3 * DAY) : null,
+        // Offers made in the demo are answerable for two weeks from the seed.
+        offer_respond_by: moves.includes("offered") ? isoAt(opts.nowMs + 14 * DAY) : null,
+        offer_conditions: null,
+        waitlist_position: status === "waitlisted" ? 1 : null,
       });
     }
 
@@ -176,6 +201,28 @@ export async function seedDemo(
     await insertRows(tx, "users", users);
     await insertRows(tx, "applications", applications);
     await insertRows(tx, "application_transitions", transitions);
+    if (reviewer && admin) {
+      await insertRows(
+        tx,
+        "program_reviewers",
+        programs.map((p) => ({
+          program_id: p.id,
+          reviewer_id: reviewer.id,
+          last_assigned_at: null,
+          created_at: at,
+        })),
+      );
+      await insertRows(
+        tx,
+        "rubrics",
+        programs.map((p) => ({
+          program_id: p.id,
+          ...DEMO_RUBRIC,
+          updated_by: admin.id,
+          updated_at: at,
+        })),
+      );
+    }
     await rebuildCounts(tx);
     return {
       programs: programs.length,

@@ -1,4 +1,4 @@
-import { clientGuards, type TrustedProxies, UNKNOWN_CLIENT } from "@platform/server";
+import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { PageQuery, pageOf } from "../../lib/pagination.ts";
@@ -17,6 +17,7 @@ import {
   TransitionPage,
   TransitionRequest,
 } from "./model.ts";
+import { decisionOf, originOf } from "./move.ts";
 import {
   type ApplicationsDeps,
   createApplication,
@@ -53,10 +54,7 @@ type ActionContext = {
   set: { headers: Record<string, unknown> };
 };
 
-const origin = (actor: User, clientIp: string) => ({
-  actor,
-  clientIp: clientIp === UNKNOWN_CLIENT ? null : clientIp,
-});
+const origin = originOf;
 
 export const applications = (deps: ApplicationsRoutesDeps) => {
   /** submit/ and withdraw/: the moves applicants make most, as endpoints of their own. */
@@ -159,6 +157,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
             to: body.to,
             reason: body.reason ?? null,
             preconditions: preconditionsOf(headers["if-match"] ?? null, body.version),
+            decision: decisionOf(body),
           }),
         ),
       {
@@ -171,7 +170,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
           tags,
           summary: "Move an application to another status",
           description:
-            "The lifecycle table decides: a move it does not list is 409 ILLEGAL_TRANSITION; one listed for another role is 403 TRANSITION_FORBIDDEN. Every move is recorded in the history.",
+            "The lifecycle table decides: a move it does not list is 409 ILLEGAL_TRANSITION; one listed for another role is 403 TRANSITION_FORBIDDEN. Every move is recorded in the history. Offers, conditional offers and the waitlist take their details here too (`respondBy`, `conditions`, `waitlistPosition`); a seat must be free for an offer (409 NO_SEATS_AVAILABLE).",
           security: writeSecurity,
         },
       },
@@ -199,6 +198,24 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         summary: "Submit a draft",
         description:
           "Runs every submission guard: intake open and before the deadline (INTAKE_NOT_OPEN, APPLICATION_DEADLINE_PASSED), required documents on file (REQUIRED_DOCUMENTS_MISSING), fee paid or waived (APPLICATION_FEE_UNPAID).",
+        security: writeSecurity,
+      },
+    })
+    .post("/:id/accept/", moveTo("accepted"), {
+      ...action,
+      detail: {
+        tags,
+        summary: "Accept an offer or a conditional offer (the applicant), before its deadline",
+        description:
+          "409 OFFER_EXPIRED past `offer.respondBy`; 409 NO_SEATS_AVAILABLE if the intake's accepted places are all taken.",
+        security: writeSecurity,
+      },
+    })
+    .post("/:id/decline/", moveTo("declined"), {
+      ...action,
+      detail: {
+        tags,
+        summary: "Decline an offer (the applicant): the seat goes back to the intake",
         security: writeSecurity,
       },
     })

@@ -4,18 +4,23 @@ import type { ApplicationStatus } from "./model.ts";
 
 /**
  * Who may make a move: the applicant who owns the application, any staff member (reviewer or
- * admin), or an admin only.
+ * admin), an admin only, or the system itself (the offer expiry job).
  */
-export type Mover = "owner" | "staff" | "admin";
+export type Mover = "owner" | "staff" | "admin" | "system";
 
 const OWNER_OR_ADMIN: readonly Mover[] = ["owner", "admin"];
 const STAFF: readonly Mover[] = ["staff"];
+const ADMIN: readonly Mover[] = ["admin"];
 const OWNER: readonly Mover[] = ["owner"];
+const SYSTEM_OR_ADMIN: readonly Mover[] = ["system", "admin"];
 
 /**
  * The application lifecycle, the one place that says which status may follow which and who
  * may move it there. A status with no entry is final. Withdrawal is open from every status
- * that is not final.
+ * that is not final. Decisions (offers, waitlist, rejection, enrolment) are admins' (issue 7);
+ * reviewers start the review and recommend. A conditional offer is answered like an offer:
+ * accepted (its conditions still to be met: accepted → enrolled | conditions_not_met),
+ * declined or left to expire; staff may also settle its conditions before an answer.
  */
 export const TRANSITIONS: Readonly<
   Record<ApplicationStatus, Partial<Record<ApplicationStatus, readonly Mover[]>>>
@@ -23,25 +28,28 @@ export const TRANSITIONS: Readonly<
   draft: { submitted: OWNER, withdrawn: OWNER_OR_ADMIN },
   submitted: { under_review: STAFF, withdrawn: OWNER_OR_ADMIN },
   under_review: {
-    offered: STAFF,
-    conditionally_offered: STAFF,
-    waitlisted: STAFF,
-    rejected: STAFF,
+    offered: ADMIN,
+    conditionally_offered: ADMIN,
+    waitlisted: ADMIN,
+    rejected: ADMIN,
     withdrawn: OWNER_OR_ADMIN,
   },
-  waitlisted: { offered: STAFF, rejected: STAFF, withdrawn: OWNER_OR_ADMIN },
+  waitlisted: { offered: ADMIN, rejected: ADMIN, withdrawn: OWNER_OR_ADMIN },
   offered: {
     accepted: OWNER,
     declined: OWNER,
-    offer_expired: STAFF,
+    offer_expired: SYSTEM_OR_ADMIN,
     withdrawn: OWNER_OR_ADMIN,
   },
   conditionally_offered: {
-    enrolled: STAFF,
-    conditions_not_met: STAFF,
+    accepted: OWNER,
+    declined: OWNER,
+    offer_expired: SYSTEM_OR_ADMIN,
+    enrolled: ADMIN,
+    conditions_not_met: ADMIN,
     withdrawn: OWNER_OR_ADMIN,
   },
-  accepted: { enrolled: STAFF, conditions_not_met: STAFF, withdrawn: OWNER_OR_ADMIN },
+  accepted: { enrolled: ADMIN, conditions_not_met: ADMIN, withdrawn: OWNER_OR_ADMIN },
   rejected: {},
   declined: {},
   offer_expired: {},
@@ -57,8 +65,12 @@ export const nextStatuses = (status: ApplicationStatus): ApplicationStatus[] =>
   Object.keys(TRANSITIONS[status]) as ApplicationStatus[];
 
 /** The capacities in which `actor` acts on an application owned by `ownerId`. */
-export function moversFor(actor: { id: string; role: Role }, ownerId: string): Set<Mover> {
+export function moversFor(
+  actor: { id: string | null; role: Role | "system" },
+  ownerId: string,
+): Set<Mover> {
   const movers = new Set<Mover>();
+  if (actor.role === "system") movers.add("system");
   if (actor.role === "applicant" && actor.id === ownerId) movers.add("owner");
   if (actor.role === "reviewer" || actor.role === "admin") movers.add("staff");
   if (actor.role === "admin") movers.add("admin");

@@ -1,3 +1,4 @@
+import { HttpProblem } from "@platform/server";
 import type { SQL } from "bun";
 import { toInt } from "../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
@@ -50,20 +51,53 @@ const ORDER_BY: Record<Ordering, { a: (sql: SQL) => Fragment; merged: (sql: SQL)
   },
 };
 
-type Filters = {
+export type Filters = {
   viewer: User;
   staff: boolean;
   statuses: ApplicationStatus[] | undefined;
-  query: ApplicationListQuery;
+  query: Omit<ApplicationListQuery, "limit" | "offset" | "ordering"> & {
+    ordering?: ApplicationListQuery["ordering"];
+  };
 };
 
-function whereOf(sql: SQL, f: Filters, statuses = f.statuses): Fragment {
+/** The list's filters as the viewer may use them (403 for an applicant's `reviewerId`). */
+export function filtersFor(viewer: User, query: Filters["query"]): Filters {
+  const staff = isStaff(viewer.role);
+  if (query.reviewerId !== undefined && !staff) {
+    throw new HttpProblem("FORBIDDEN", { detail: "Only staff filter by reviewer" });
+  }
+  const statuses = query.status
+    ? ([...new Set(query.status.split(","))] as ApplicationStatus[])
+    : undefined;
+  return {
+    viewer,
+    staff,
+    statuses,
+    query: { ...query, reviewerId: query.reviewerId === "me" ? viewer.id : query.reviewerId },
+  };
+}
+
+/** Filters the running totals cannot answer: their counts scan the matching rows. */
+const needsScan = (q: Filters["query"]) =>
+  Boolean(q.search || q.reviewerId || q.submittedFrom || q.submittedTo);
+
+export function whereOf(sql: SQL, f: Filters, statuses = f.statuses): Fragment {
   const conditions = [
     f.staff ? sql`1 = 1` : sql`a.applicant_id = ${f.viewer.id}`,
     statuses ? sql`a.status IN ${sql(statuses)}` : sql`1 = 1`,
     f.query.programId ? sql`a.program_id = ${f.query.programId}` : sql`1 = 1`,
     f.query.intakeId ? sql`a.intake_id = ${f.query.intakeId}` : sql`1 = 1`,
   ];
+  if (f.query.reviewerId) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM review_assignments ra
+      WHERE ra.application_id = a.id AND ra.reviewer_id = ${f.query.reviewerId})`);
+  }
+  if (f.query.submittedFrom) {
+    conditions.push(sql`a.submitted_at >= ${new Date(f.query.submittedFrom).toISOString()}`);
+  }
+  if (f.query.submittedTo) {
+    conditions.push(sql`a.submitted_at < ${new Date(f.query.submittedTo).toISOString()}`);
+  }
   if (f.query.search) {
     const pattern = containsPattern(f.query.search);
     conditions.push(sql`(lower(u.full_name) LIKE ${pattern} ESCAPE '\\'
@@ -124,15 +158,12 @@ export async function listApplications(
   page: Page,
   requestUrl: string,
 ): Promise<PageOf<Application>> {
-  const staff = isStaff(viewer.role);
-  const statuses = query.status
-    ? ([...new Set(query.status.split(","))] as ApplicationStatus[])
-    : undefined;
-  const filters: Filters = { viewer, staff, statuses, query };
+  const filters = filtersFor(viewer, query);
+  const { staff, statuses } = filters;
   return deps.db.run(async (sql) => {
     const rows = await selectPage(sql, filters, page);
     const count =
-      staff && !query.search
+      staff && !needsScan(query)
         ? await countFromTotals(sql, {
             statuses,
             programId: query.programId,

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
-import { Role } from "../users/model.ts";
+import { ROLES } from "../users/model.ts";
 
 export const STATUSES = [
   "draft",
@@ -24,6 +24,20 @@ export type ApplicationStatus = typeof ApplicationStatus.static;
 const Id = t.String({ format: "uuid" });
 const Timestamp = t.String({ format: "date-time" });
 
+/** Who made a move: an account's role, or the system (offer expiry). */
+export const ActorRole = enumOf([...ROLES, "system"], {
+  description: "system: the platform itself, e.g. an offer that expired unanswered",
+});
+export type ActorRole = typeof ActorRole.static;
+
+export const Offer = t.Object(
+  {
+    respondBy: t.String({ format: "date-time", description: "Accept or decline before this" }),
+    conditions: t.Array(t.String(), { description: "Empty for an unconditional offer" }),
+  },
+  { description: "The offer made; kept after it is answered" },
+);
+
 const formFields = {
   personalStatement: t.String({ maxLength: 20_000 }),
   priorQualification: t.String({ maxLength: 200, examples: ["A-levels: A*AA"] }),
@@ -45,6 +59,10 @@ export const Application = t.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   submittedAt: t.Nullable(Timestamp),
+  offer: t.Nullable(Offer),
+  waitlistPosition: t.Nullable(
+    int({ minimum: 1, description: "1 is promoted first; set while waitlisted" }),
+  ),
 });
 export type Application = typeof Application.static;
 
@@ -87,10 +105,43 @@ export type ApplicationUpdate = typeof ApplicationUpdate.static;
 
 const Reason = t.String({ maxLength: 2_000 });
 
+/** What a decision carries beside its status; each only where it applies (else 422). */
+export const DecisionFields = {
+  respondBy: t.Optional(
+    t.String({
+      format: "date-time",
+      description:
+        "Offers: the response deadline (default: the configured number of days from now)",
+      examples: ["2026-07-31T23:59:59Z"],
+    }),
+  ),
+  conditions: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 500 }), {
+      minItems: 1,
+      maxItems: 20,
+      description: "Conditional offers: the conditions to meet (required there, refused elsewhere)",
+      examples: [["Final grade of at least B in Mathematics"]],
+    }),
+  ),
+  waitlistPosition: t.Optional(
+    int({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "Waitlist: where to insert (default: at the end); those behind move down",
+    }),
+  ),
+};
+export type DecisionInput = {
+  respondBy?: string | undefined;
+  conditions?: string[] | undefined;
+  waitlistPosition?: number | undefined;
+};
+
 export const TransitionRequest = t.Object({
   to: ApplicationStatus,
   reason: t.Optional(Reason),
   version: t.Optional(VersionField),
+  ...DecisionFields,
 });
 export type TransitionRequest = typeof TransitionRequest.static;
 
@@ -105,7 +156,7 @@ export const Transition = t.Object({
   to: ApplicationStatus,
   actor: t.Object({
     id: t.Nullable(Id, { description: "Shown to staff, and to applicants for their own moves" }),
-    role: Role,
+    role: ActorRole,
   }),
   reason: t.Nullable(t.String()),
   clientIp: t.Nullable(t.String({ description: "Staff only" })),
@@ -141,6 +192,17 @@ export const ApplicationListQuery = t.Object({
       description: "Applicant name or email, program name or code (any case)",
     }),
   ),
+  reviewerId: t.Optional(
+    t.String({
+      maxLength: 64,
+      description: "Staff only: applications assigned to this reviewer (`me`: to you)",
+      examples: ["me"],
+    }),
+  ),
+  submittedFrom: t.Optional(
+    t.String({ format: "date-time", description: "Submitted at or after" }),
+  ),
+  submittedTo: t.Optional(t.String({ format: "date-time", description: "Submitted before" })),
   ordering: t.Optional(enumOf(APPLICATION_ORDERINGS, { default: "-createdAt" })),
 });
 export type ApplicationListQuery = typeof ApplicationListQuery.static;

@@ -1,7 +1,8 @@
 import type { SQL } from "bun";
 import { toIso, toIsoOrNull } from "../../db/dialect.ts";
-import { isStaff, type Role, type User } from "../users/model.ts";
-import type { Application, ApplicationStatus, Transition } from "./model.ts";
+import { notFound } from "../../problems.ts";
+import { isStaff, type User } from "../users/model.ts";
+import type { ActorRole, Application, ApplicationStatus, Transition } from "./model.ts";
 
 export type ApplicationRow = {
   id: string;
@@ -17,6 +18,9 @@ export type ApplicationRow = {
   created_at: unknown;
   updated_at: unknown;
   submitted_at: unknown;
+  offer_respond_by: unknown;
+  offer_conditions: string | null;
+  waitlist_position: number | null;
   applicant_email: string;
   applicant_name: string;
   program_code: string;
@@ -49,14 +53,25 @@ export const toApplication = (row: ApplicationRow): Application => ({
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
   submittedAt: toIsoOrNull(row.submitted_at),
+  offer:
+    row.offer_respond_by === null || row.offer_respond_by === undefined
+      ? null
+      : {
+          respondBy: toIso(row.offer_respond_by),
+          conditions: JSON.parse(row.offer_conditions ?? "[]") as string[],
+        },
+  waitlistPosition:
+    row.status === "waitlisted" && row.waitlist_position !== null
+      ? Number(row.waitlist_position)
+      : null,
 });
 
 export type TransitionRow = {
   id: string;
   from_status: ApplicationStatus | null;
   to_status: ApplicationStatus;
-  actor_id: string;
-  actor_role: Role;
+  actor_id: string | null;
+  actor_role: ActorRole;
   reason: string | null;
   client_ip: string | null;
   created_at: unknown;
@@ -80,4 +95,21 @@ export function toTransition(row: TransitionRow, viewer: User): Transition {
     clientIp: staff ? row.client_ip : null,
     at: toIso(row.created_at),
   };
+}
+
+export async function loadApplication(sql: SQL, id: string): Promise<Application | null> {
+  const [row] = (await sql`${selectApplications(sql)} WHERE a.id = ${id}`) as ApplicationRow[];
+  return row ? toApplication(row) : null;
+}
+
+/**
+ * An application the viewer may see: their own, or any for staff. Anyone else gets the same
+ * 404 as for an id that does not exist, so ids cannot be probed.
+ */
+export async function loadVisible(sql: SQL, id: string, viewer: User): Promise<Application> {
+  const application = await loadApplication(sql, id);
+  if (!application || (application.applicant.id !== viewer.id && !isStaff(viewer.role))) {
+    throw notFound("Application");
+  }
+  return application;
 }

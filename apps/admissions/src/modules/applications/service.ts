@@ -1,70 +1,47 @@
 import { HttpProblem, invalidField } from "@platform/server";
-import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import type { Page } from "../../lib/pagination.ts";
-import { notFound, problem } from "../../problems.ts";
+import { problem } from "../../problems.ts";
 import { findIntakeWithProgram } from "../catalog/intakes.ts";
-import { isStaff, type User } from "../users/model.ts";
-import { adjustCount, moveCount } from "./counts.ts";
-import { assertIntakeOpen, assertSubmittable, type SubmissionChecks } from "./guards.ts";
-import { assertTransition, moversFor } from "./lifecycle.ts";
+import type { User } from "../users/model.ts";
+import { adjustCount } from "./counts.ts";
+import { assertIntakeOpen, type SubmissionChecks } from "./guards.ts";
 import { listTransitions } from "./list.ts";
-import type {
-  Application,
-  ApplicationCreate,
-  ApplicationStatus,
-  ApplicationUpdate,
-} from "./model.ts";
-import { type ApplicationRow, selectApplications, toApplication } from "./rows.ts";
+import type { Application, ApplicationCreate, ApplicationUpdate } from "./model.ts";
+import {
+  type MoveDeps,
+  type MoveRequest,
+  moveApplication,
+  NO_EFFECTS,
+  type Origin,
+  recordTransition,
+  type TransitionEffects,
+} from "./move.ts";
+import { loadApplication, loadVisible } from "./rows.ts";
 import { assertVersion, lostRace, type Precondition } from "./versions.ts";
 
-export type ApplicationsDeps = { db: Db; now: () => number; checks: SubmissionChecks };
+export type ApplicationsDeps = {
+  db: Db;
+  now: () => number;
+  checks: SubmissionChecks;
+  /** What other features do when an application moves (none unless the app wires them). */
+  effects?: TransitionEffects;
+};
 
-/** Where a change came from, for the transition log. */
-export type Origin = { actor: User; clientIp: string | null };
+export type { Origin } from "./move.ts";
 
-async function load(sql: SQL, id: string): Promise<Application | null> {
-  const [row] = (await sql`${selectApplications(sql)} WHERE a.id = ${id}`) as ApplicationRow[];
-  return row ? toApplication(row) : null;
-}
-
-/**
- * An application the viewer may see: their own, or any for staff. Anyone else gets the same
- * 404 as for an id that does not exist, so ids cannot be probed.
- */
-async function loadVisible(sql: SQL, id: string, viewer: User): Promise<Application> {
-  const application = await load(sql, id);
-  if (!application) throw notFound("Application");
-  if (application.applicant.id !== viewer.id && !isStaff(viewer.role)) {
-    throw notFound("Application");
-  }
-  return application;
-}
+const load = loadApplication;
 
 export const getApplication = (deps: ApplicationsDeps, viewer: User, id: string) =>
   deps.db.run((sql) => loadVisible(sql, id, viewer));
 
-async function record(
-  tx: SQL,
-  applicationId: string,
-  from: ApplicationStatus | null,
-  to: ApplicationStatus,
-  origin: Origin & { reason: string | null; at: string },
-): Promise<void> {
-  await tx`INSERT INTO application_transitions ${tx({
-    id: newId(),
-    application_id: applicationId,
-    from_status: from,
-    to_status: to,
-    actor_id: origin.actor.id,
-    actor_role: origin.actor.role,
-    reason: origin.reason,
-    client_ip: origin.clientIp,
-    created_at: origin.at,
-  })}`;
-}
+export const moveDeps = (deps: ApplicationsDeps): MoveDeps => ({
+  dialect: deps.db.dialect,
+  checks: deps.checks,
+  effects: deps.effects ?? NO_EFFECTS,
+});
 
 /** A draft for an open intake; one per applicant and intake. */
 export async function createApplication(
@@ -97,7 +74,7 @@ export async function createApplication(
         detail: `You already have an application for ${target.program.name}, ${target.intake.term}`,
       });
     }
-    await record(tx, row.id, null, "draft", { ...origin, reason: null, at });
+    await recordTransition(tx, row.id, null, "draft", { ...origin, reason: null, at });
     await adjustCount(
       tx,
       { programId: row.program_id, intakeId: row.intake_id, status: "draft" },
@@ -150,45 +127,17 @@ export async function updateDraft(
   });
 }
 
-/**
- * Moves an application along the lifecycle table, checking the move, the actor's right to
- * make it, the client's version and (for submission) every submission guard; then changes the
- * status, the totals and the history together.
- */
-export async function transition(
+/** One move, in its own transaction (see `moveApplication`). */
+export function transition(
   deps: ApplicationsDeps,
   origin: Origin,
   id: string,
-  change: { to: ApplicationStatus; reason: string | null; preconditions: Precondition[] },
+  request: MoveRequest,
 ): Promise<Application> {
   const nowMs = deps.now();
-  const at = isoAt(nowMs);
-  return deps.db.transaction(async (tx) => {
-    const current = await loadVisible(tx, id, origin.actor);
-    const from = current.status;
-    assertTransition(from, change.to, moversFor(origin.actor, current.applicant.id));
-    assertVersion(current.version, change.preconditions);
-    if (change.to === "submitted") {
-      const target = await findIntakeWithProgram(tx, current.intake.id, nowMs);
-      if (!target) throw notFound("Intake");
-      await assertSubmittable(tx, deps.checks, { applicationId: id, ...target, nowMs });
-    }
-    const changed = await tx`UPDATE applications SET ${tx({
-      status: change.to,
-      version: current.version + 1,
-      updated_at: at,
-      ...(change.to === "submitted" ? { submitted_at: at } : {}),
-    })} WHERE id = ${id} AND version = ${current.version}`;
-    if (changed.count !== 1) throw lostRace();
-    await record(tx, id, from, change.to, { ...origin, reason: change.reason, at });
-    await moveCount(
-      tx,
-      { programId: current.program.id, intakeId: current.intake.id },
-      from,
-      change.to,
-    );
-    return (await load(tx, id)) as Application;
-  });
+  return deps.db.transaction((tx) =>
+    moveApplication(tx, moveDeps(deps), origin, id, request, nowMs),
+  );
 }
 
 /** The history of an application the viewer may see. */

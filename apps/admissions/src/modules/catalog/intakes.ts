@@ -1,9 +1,10 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/dialect.ts";
+import { forUpdateOf, isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
+import { seatsOf } from "../decisions/seats.ts";
 import type { Intake, IntakeCreate, IntakeUpdate, Program } from "./model.ts";
 import { type IntakeRow, type ProgramRow, toIntake, toProgram } from "./rows.ts";
 import type { CatalogDeps } from "./service.ts";
@@ -78,8 +79,19 @@ export async function updateIntake(
   patch: IntakeUpdate,
 ): Promise<Intake> {
   const updated = await deps.db.transaction(async (tx) => {
-    const [current] = (await tx`SELECT * FROM intakes WHERE id = ${id}`) as IntakeRow[];
+    // Locked like every status change locks it, so no acceptance slips past the check below.
+    const [current] = (await tx`SELECT * FROM intakes i
+      WHERE i.id = ${id}${forUpdateOf(tx, deps.db.dialect, "i")}`) as IntakeRow[];
     if (!current) throw notFound("Intake");
+    if (patch.capacity !== undefined) {
+      const { taken } = await seatsOf(tx, id);
+      if (patch.capacity < taken) {
+        throw problem("CAPACITY_BELOW_TAKEN", {
+          detail: `${taken} places of this intake are already accepted or enrolled`,
+          extensions: { taken },
+        });
+      }
+    }
     const existing = toIntake(current, deps.now());
     const columns = {
       ...(patch.term !== undefined ? { term: patch.term.trim() } : {}),

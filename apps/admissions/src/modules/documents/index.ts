@@ -1,9 +1,11 @@
 import {
+  clientGuards,
   createRateLimiter,
   HttpProblem,
   type RateLimiter,
   rateLimitHeaders,
   type SharedStore,
+  type TrustedProxies,
 } from "@platform/server";
 import { Elysia } from "elysia";
 import {
@@ -14,6 +16,7 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, type User } from "../users/model.ts";
 import { contentDisposition } from "./filename.ts";
@@ -42,6 +45,7 @@ import { uploadDocument } from "./upload.ts";
 
 export type DocumentsRoutesDeps = DocumentsDeps & {
   guard: AuthGuard;
+  trustedProxies: TrustedProxies;
   store: SharedStore;
   /** Uploads per applicant per hour. */
   uploadsPerHour: number;
@@ -91,6 +95,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     deps.now,
   );
   return new Elysia({ name: "documents", prefix: "/api/v1/applications" })
+    .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
     .post(
       "/:id/documents/",
@@ -219,7 +224,15 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     )
     .post(
       "/:id/documents/:documentId/review/",
-      ({ actor, params, body }) => reviewDocument(deps, actor, params.id, params.documentId, body),
+      ({ actor, clientIp, params, body }) =>
+        reviewDocument(
+          deps,
+          actor,
+          params.id,
+          params.documentId,
+          body,
+          originOf(actor, clientIp).clientIp,
+        ),
       {
         auth: STAFF,
         params: DocumentParams,

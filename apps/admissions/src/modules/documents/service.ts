@@ -7,6 +7,7 @@ import { type Page, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import { ownApplication, visibleApplication } from "../applications/facts.ts";
 import type { DocumentChecklist } from "../applications/guards.ts";
+import { recordAudit } from "../audit/service.ts";
 import type { DocumentType } from "../catalog/model.ts";
 import type { User } from "../users/model.ts";
 import type { Document, ReviewBody } from "./model.ts";
@@ -112,6 +113,7 @@ export async function reviewDocument(
   applicationId: string,
   documentId: string,
   body: ReviewBody,
+  clientIp: string | null = null,
 ): Promise<Document> {
   const note = body.note?.trim() || null;
   if (body.decision === "rejected" && !note) {
@@ -128,6 +130,17 @@ export async function reviewDocument(
       reviewed_at: at,
       updated_at: at,
     })} WHERE id = ${documentId}`;
+    await recordAudit(
+      tx,
+      { actor: staff, clientIp },
+      {
+        action: "document.reviewed",
+        applicationId,
+        subject: { type: "document", id: documentId },
+        details: { decision: body.decision, note },
+      },
+      at,
+    );
     return toDocument(await findDocument(tx, applicationId, documentId), staff);
   });
 }

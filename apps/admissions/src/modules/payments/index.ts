@@ -1,6 +1,8 @@
+import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import type { PaymentsDeps } from "./access.ts";
@@ -30,6 +32,7 @@ import { stripeWebhook } from "./webhook.ts";
 
 export type PaymentsRoutesDeps = PaymentsDeps & {
   guard: AuthGuard;
+  trustedProxies: TrustedProxies;
   /** Stripe's endpoint signing secret; null when Stripe is not enabled. */
   stripeWebhookSecret: string | null;
 };
@@ -39,6 +42,7 @@ const tags = ["payments"];
 /** Paying an application's fee, and what staff do about fees. */
 const applicationRoutes = (deps: PaymentsRoutesDeps) =>
   new Elysia({ name: "application-payments", prefix: "/api/v1/applications" })
+    .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
     .post(
       "/:id/payments/",
@@ -93,9 +97,9 @@ const applicationRoutes = (deps: PaymentsRoutesDeps) =>
     })
     .post(
       "/:id/fee-waiver/",
-      async ({ actor, params, body, set }) => {
+      async ({ actor, clientIp, params, body, set }) => {
         set.status = 201;
-        return waiveFee(deps, actor, params.id, body.reason);
+        return waiveFee(deps, actor, params.id, body.reason, originOf(actor, clientIp).clientIp);
       },
       {
         auth: STAFF,
@@ -114,6 +118,7 @@ const applicationRoutes = (deps: PaymentsRoutesDeps) =>
 /** One payment, by id. */
 const paymentRoutes = (deps: PaymentsRoutesDeps) =>
   new Elysia({ name: "payments", prefix: "/api/v1/payments" })
+    .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
     .get("/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
       auth: true,
@@ -145,8 +150,15 @@ const paymentRoutes = (deps: PaymentsRoutesDeps) =>
     })
     .post(
       "/:id/confirm/",
-      ({ actor, params, body }) =>
-        settleManual(deps, actor, params.id, "succeeded", body?.note?.trim() || null),
+      ({ actor, clientIp, params, body }) =>
+        settleManual(
+          deps,
+          actor,
+          params.id,
+          "succeeded",
+          body?.note?.trim() || null,
+          originOf(actor, clientIp).clientIp,
+        ),
       {
         auth: STAFF,
         params: PaymentParams,
@@ -161,8 +173,15 @@ const paymentRoutes = (deps: PaymentsRoutesDeps) =>
     )
     .post(
       "/:id/fail/",
-      ({ actor, params, body }) =>
-        settleManual(deps, actor, params.id, "failed", body.reason.trim()),
+      ({ actor, clientIp, params, body }) =>
+        settleManual(
+          deps,
+          actor,
+          params.id,
+          "failed",
+          body.reason.trim(),
+          originOf(actor, clientIp).clientIp,
+        ),
       {
         auth: STAFF,
         params: PaymentParams,
@@ -177,9 +196,9 @@ const paymentRoutes = (deps: PaymentsRoutesDeps) =>
     )
     .post(
       "/:id/refunds/",
-      async ({ actor, params, body, set }) => {
+      async ({ actor, clientIp, params, body, set }) => {
         set.status = 201;
-        return refundPayment(deps, actor, params.id, body);
+        return refundPayment(deps, actor, params.id, body, originOf(actor, clientIp).clientIp);
       },
       {
         auth: STAFF,

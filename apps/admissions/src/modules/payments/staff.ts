@@ -2,6 +2,7 @@ import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
 import { visibleApplication } from "../applications/facts.ts";
+import { recordAudit } from "../audit/service.ts";
 import { isStaff, type User } from "../users/model.ts";
 import { type PaymentsDeps, presentOne, visiblePayment } from "./access.ts";
 import {
@@ -32,6 +33,7 @@ export async function settleManual(
   paymentId: string,
   to: "succeeded" | "failed",
   reason: string | null,
+  clientIp: string | null = null,
 ) {
   const at = isoAt(deps.now());
   return deps.db.transaction(async (tx) => {
@@ -49,6 +51,17 @@ export async function settleManual(
             reason: reason ?? "Not received",
           });
     if (!changed) throw illegal(row, action);
+    await recordAudit(
+      tx,
+      { actor: staff, clientIp },
+      {
+        action: to === "succeeded" ? "payment.confirmed" : "payment.failed",
+        applicationId: row.application_id,
+        subject: { type: "payment", id: paymentId },
+        details: { reason },
+      },
+      at,
+    );
     return presentOne(tx, deps, (await findPayment(tx, paymentId)) ?? row);
   });
 }
@@ -63,6 +76,7 @@ export async function refundPayment(
   staff: User,
   paymentId: string,
   body: RefundBody,
+  clientIp: string | null = null,
 ) {
   const at = isoAt(deps.now());
   const reserved = await deps.db.transaction(async (tx) => {
@@ -92,6 +106,17 @@ export async function refundPayment(
       created_at: at,
       updated_at: at,
     })}`;
+    await recordAudit(
+      tx,
+      { actor: staff, clientIp },
+      {
+        action: "payment.refunded",
+        applicationId: row.application_id,
+        subject: { type: "payment", id: paymentId },
+        details: { amount, currency: row.currency, reason: body.reason.trim(), refundId },
+      },
+      at,
+    );
     return { row, refundId, amount };
   });
   const provider = deps.providers[reserved.row.provider];
@@ -151,6 +176,7 @@ export async function waiveFee(
   staff: User,
   applicationId: string,
   reason: string,
+  clientIp: string | null = null,
 ) {
   const at = isoAt(deps.now());
   try {
@@ -176,6 +202,12 @@ export async function waiveFee(
         waived_by: staff.id,
         created_at: at,
       })}`;
+      await recordAudit(
+        tx,
+        { actor: staff, clientIp },
+        { action: "fee.waived", applicationId, details: { reason: reason.trim() } },
+        at,
+      );
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

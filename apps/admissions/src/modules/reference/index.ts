@@ -4,7 +4,8 @@ import { securitySchemes } from "../../lib/openapi.ts";
 
 export const SCHEMA_PATH = "/api/v1/schema/";
 
-const description = `Admissions platform API: accounts and sign-in, the program catalog and applications.
+const description = `Admissions platform API: accounts and sign-in, the program catalog, applications,
+documents and payments, and the staff workflows (review, decisions, waitlist, audit log).
 
 Authentication: log in at \`POST /api/v1/auth/login/\` for an access token (send it as
 \`Authorization: Bearer <token>\`) and a session cookie; either alone authenticates. Requests that
@@ -46,6 +47,11 @@ export const reference = (version: string) =>
             { name: "auth", description: "Registration, sign-in, tokens and sessions" },
             { name: "catalog", description: "Programs and their intakes" },
             { name: "applications", description: "Applications and their lifecycle" },
+            { name: "documents", description: "Documents attached to applications" },
+            { name: "payments", description: "Application fees, refunds and waivers" },
+            { name: "review", description: "Rubrics, reviewer assignments, reviews" },
+            { name: "decisions", description: "Offers, the waitlist and seats per intake" },
+            { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
             { name: "health", description: "Probes" },
           ],
           components: { securitySchemes },

@@ -1,3 +1,4 @@
+import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation, toBool, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
@@ -14,7 +15,7 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 export const hashPassword = (password: string, cost: PasswordCost): Promise<string> =>
   Bun.password.hash(password, { algorithm: "argon2id", ...cost });
 
-type UserRow = {
+export type UserRow = {
   id: string;
   email: string;
   full_name: string;
@@ -24,7 +25,7 @@ type UserRow = {
   password_hash: string;
 };
 
-const toUser = (row: UserRow): User => ({
+export const toUser = (row: UserRow): User => ({
   id: row.id,
   email: row.email,
   fullName: row.full_name,
@@ -33,11 +34,16 @@ const toUser = (row: UserRow): User => ({
   createdAt: toIso(row.created_at),
 });
 
+/**
+ * Creates an account. `alongside` runs in the same transaction once the row is in (the audit
+ * entry of a staff account an admin created).
+ */
 export async function createUser(
   db: Db,
   input: NewUser,
   cost: PasswordCost,
   nowMs: number,
+  alongside?: (tx: SQL, user: User) => Promise<void>,
 ): Promise<User> {
   const passwordHash = await hashPassword(input.password, cost);
   const at = isoAt(nowMs);
@@ -52,7 +58,10 @@ export async function createUser(
     updated_at: at,
   };
   try {
-    await db.run((sql) => sql`INSERT INTO users ${sql(row)}`);
+    await db.transaction(async (tx) => {
+      await tx`INSERT INTO users ${tx(row)}`;
+      await alongside?.(tx, toUser(row));
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw problem("EMAIL_TAKEN", { detail: "An account with this email already exists" });

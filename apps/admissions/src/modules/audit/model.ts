@@ -1,0 +1,57 @@
+import { t } from "elysia";
+import { PageQuery, Paginated } from "../../lib/pagination.ts";
+import { enumOf } from "../../lib/schema.ts";
+import { ActorRole } from "../applications/model.ts";
+
+/** Every kind of staff (or system) action the audit log records. */
+export const AUDIT_ACTIONS = [
+  "application.transition",
+  "application.reviewer_assigned",
+  "application.reviewer_unassigned",
+  "review.saved",
+  "review.conflict_declared",
+  "rubric.saved",
+  "program.reviewers_set",
+  "staff.created",
+  "staff.updated",
+  "applications.exported",
+  "document.reviewed",
+  "payment.confirmed",
+  "payment.failed",
+  "payment.refunded",
+  "fee.waived",
+] as const;
+export const AuditAction = enumOf(AUDIT_ACTIONS);
+export type AuditAction = typeof AuditAction.static;
+
+const Timestamp = t.String({ format: "date-time" });
+
+export const AuditEntry = t.Object({
+  id: t.String({ format: "uuid" }),
+  actor: t.Object({
+    id: t.Nullable(t.String({ format: "uuid" }), { description: "null for the system" }),
+    role: ActorRole,
+    email: t.Nullable(t.String()),
+  }),
+  action: AuditAction,
+  applicationId: t.Nullable(t.String({ format: "uuid" })),
+  subject: t.Nullable(
+    t.Object({ type: t.String(), id: t.String() }, { description: "What else was acted on" }),
+  ),
+  details: t.Record(t.String(), t.Unknown(), { description: "What changed, per action" }),
+  clientIp: t.Nullable(t.String()),
+  at: Timestamp,
+});
+export type AuditEntry = typeof AuditEntry.static;
+
+export const AuditQuery = t.Object({
+  ...PageQuery,
+  actorId: t.Optional(t.String({ maxLength: 64 })),
+  action: t.Optional(AuditAction),
+  applicationId: t.Optional(t.String({ maxLength: 64 })),
+  from: t.Optional(t.String({ format: "date-time", description: "At or after" })),
+  to: t.Optional(t.String({ format: "date-time", description: "Before" })),
+});
+export type AuditQuery = typeof AuditQuery.static;
+
+export const AuditPage = Paginated(AuditEntry, "Audit log entries, newest first");

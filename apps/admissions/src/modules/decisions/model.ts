@@ -1,0 +1,47 @@
+import { t } from "elysia";
+import { PageQuery } from "../../lib/pagination.ts";
+import { enumOf, int } from "../../lib/schema.ts";
+import { DecisionFields } from "../applications/model.ts";
+
+export const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
+export const Decision = enumOf(DECISIONS);
+export type Decision = typeof Decision.static;
+
+export const DecisionBody = t.Object(
+  {
+    decision: Decision,
+    ...DecisionFields,
+    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    version: t.Optional(int({ minimum: 1, description: "The version you last read" })),
+  },
+  {
+    examples: [
+      {
+        decision: "conditional_offer",
+        conditions: ["Final grade of at least B in Mathematics"],
+        respondBy: "2026-07-31T23:59:59Z",
+      },
+      { decision: "waitlist", waitlistPosition: 3 },
+    ],
+  },
+);
+export type DecisionBody = typeof DecisionBody.static;
+
+export const PromoteBody = t.Optional(
+  t.Object({
+    respondBy: DecisionFields.respondBy,
+    reason: t.Optional(t.String({ maxLength: 2_000 })),
+  }),
+);
+
+export const Seats = t.Object({
+  intakeId: t.String({ format: "uuid" }),
+  capacity: int({ minimum: 1 }),
+  held: int({ minimum: 0, description: "Outstanding offers plus places taken" }),
+  taken: int({ minimum: 0, description: "Accepted and enrolled" }),
+  available: int({ minimum: 0, description: "Seats a new offer may take" }),
+  waitlisted: int({ minimum: 0 }),
+});
+
+export const IntakeParams = t.Object({ id: t.String({ maxLength: 64 }) });
+export const WaitlistQuery = t.Object(PageQuery);

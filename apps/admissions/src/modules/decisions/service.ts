@@ -1,0 +1,73 @@
+import type { Db } from "../../db/client.ts";
+import type { Page, PageOf } from "../../lib/pagination.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { problem } from "../../problems.ts";
+import type { Application, ApplicationStatus } from "../applications/model.ts";
+import { lockIntake, type MoveDeps, moveApplication, type Origin } from "../applications/move.ts";
+import { type ApplicationRow, selectApplications, toApplication } from "../applications/rows.ts";
+import type { Decision } from "./model.ts";
+import { seatsOf } from "./seats.ts";
+import { firstWaitlisted } from "./waitlist.ts";
+
+export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };
+
+export const STATUS_OF: Record<Decision, ApplicationStatus> = {
+  offer: "offered",
+  conditional_offer: "conditionally_offered",
+  waitlist: "waitlisted",
+  reject: "rejected",
+};
+
+/**
+ * Offers the first waitlisted application of the intake a seat, if one is free (409
+ * NO_SEATS_AVAILABLE otherwise, WAITLIST_EMPTY when nobody waits). The intake is locked before
+ * the first in line is read, so two promotions at once offer two different applicants.
+ */
+export function promoteFromWaitlist(
+  deps: DecisionsDeps,
+  origin: Origin,
+  intakeId: string,
+  body: { respondBy?: string | undefined; reason?: string | undefined },
+): Promise<Application> {
+  const nowMs = deps.now();
+  return deps.db.transaction(async (tx) => {
+    await seatsOf(tx, intakeId); // 404 for an unknown intake
+    await lockIntake(tx, deps.db.dialect, intakeId);
+    const first = await firstWaitlisted(tx, intakeId);
+    if (!first) throw problem("WAITLIST_EMPTY", { detail: "Nobody is on this intake's waitlist" });
+    return moveApplication(
+      tx,
+      deps.move,
+      origin,
+      first,
+      {
+        to: "offered",
+        reason: body.reason ?? "Promoted from the waitlist",
+        preconditions: [],
+        decision: { respondBy: body.respondBy },
+        via: "promotion",
+      },
+      nowMs,
+    );
+  });
+}
+
+export const getSeats = (deps: DecisionsDeps, intakeId: string) =>
+  deps.db.run((sql) => seatsOf(sql, intakeId));
+
+/** The intake's waitlist in promotion order. */
+export function listWaitlist(
+  deps: DecisionsDeps,
+  intakeId: string,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<Application>> {
+  return deps.db.run(async (sql) => {
+    const seats = await seatsOf(sql, intakeId);
+    const rows = (await sql`${selectApplications(sql)}
+      WHERE a.intake_id = ${intakeId} AND a.status = 'waitlisted'
+      ORDER BY a.waitlist_position ASC, a.id ASC
+      LIMIT ${page.limit} OFFSET ${page.offset}`) as ApplicationRow[];
+    return toPage(requestUrl, page, seats.waitlisted, rows.map(toApplication));
+  });
+}

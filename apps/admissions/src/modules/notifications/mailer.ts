@@ -1,0 +1,64 @@
+import type { Logger } from "@platform/server";
+import { createTransport } from "nodemailer";
+
+export type OutgoingEmail = {
+  /** The outbox id: the Message-ID, so a resent copy can be recognised as the same message. */
+  id: string;
+  to: string;
+  subject: string;
+  body: string;
+  event: string;
+  applicationId: string | null;
+};
+
+/** Delivers one email or throws; `name` is recorded as the transport that sent it. */
+export type Mailer = { name: string; send(email: OutgoingEmail): Promise<void>; close(): void };
+
+const headersOf = (email: OutgoingEmail) => ({
+  "X-Admissions-Event": email.event,
+  ...(email.applicationId ? { "X-Admissions-Application": email.applicationId } : {}),
+});
+
+/**
+ * SMTP through nodemailer, e.g. `smtp://user:pass@mail.example.org:587` (STARTTLS when the
+ * server offers it) or `smtps://…:465`. Timeouts are short so a stuck server fails the attempt
+ * (it is retried) well within the outbox lease.
+ */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    name: "smtp",
+    async send(email) {
+      await transport.sendMail({
+        from,
+        to: email.to,
+        subject: email.subject,
+        text: email.body,
+        messageId: `<${email.id}@admissions>`,
+        headers: headersOf(email),
+      });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Without SMTP_URL (development, tests of other features): the email goes to the log. */
+export function logMailer(logger: Logger): Mailer {
+  return {
+    name: "log",
+    async send(email) {
+      logger.info("email (SMTP_URL not set: logged, not sent)", {
+        to: email.to,
+        subject: email.subject,
+        body: email.body,
+        headers: headersOf(email),
+      });
+    },
+    close: () => {},
+  };
+}
