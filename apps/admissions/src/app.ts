@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps) {
         registrationsPerHour: deps.registrationsPerHour ?? 20,
       }),
     )
-    .use(catalog({ db, cache: catalogCache(store), now: authDeps.now, guard }))
+    .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
     .use(decisions({ ...routed, move, applications: applicationsDeps }))
     .use(reviews({ ...routed, move }))

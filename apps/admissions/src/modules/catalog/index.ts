@@ -1,6 +1,8 @@
+import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { createIntake, updateIntake } from "./intakes.ts";
@@ -19,6 +21,7 @@ import {
 import {
   type CatalogDeps,
   createProgram,
+  deactivateProgram,
   getProgram,
   listPrograms,
   updateProgram,
@@ -30,8 +33,10 @@ export const CATALOG_EDITORS = STAFF;
 const tags = ["catalog"];
 const write = { auth: CATALOG_EDITORS, detail: { tags, security: writeSecurity } } as const;
 
-export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
+/** The public catalog, and the staff edits of it (each one audited with its origin). */
+export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: TrustedProxies }) =>
   new Elysia({ name: "catalog", prefix: "/api/v1/catalog" })
+    .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
     .get(
       "/programs/",
@@ -51,9 +56,9 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
     )
     .post(
       "/programs/",
-      async ({ body, set }) => {
+      async ({ actor, clientIp, body, set }) => {
         set.status = 201;
-        return createProgram(deps, body);
+        return createProgram(deps, originOf(actor, clientIp), body);
       },
       {
         ...write,
@@ -72,16 +77,22 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
         security: [{}, ...readSecurity],
       },
     })
-    .patch("/programs/:id/", ({ params, body }) => updateProgram(deps, params.id, body), {
-      ...write,
-      params: IdParams,
-      ...jsonBody(ProgramUpdate),
-      response: { 200: Program, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
-      detail: { ...write.detail, summary: "Update a program, including `active` (staff)" },
-    })
+    .patch(
+      "/programs/:id/",
+      ({ actor, clientIp, params, body }) =>
+        updateProgram(deps, originOf(actor, clientIp), params.id, body),
+      {
+        ...write,
+        params: IdParams,
+        ...jsonBody(ProgramUpdate),
+        response: { 200: Program, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: { ...write.detail, summary: "Update a program, including `active` (staff)" },
+      },
+    )
     .post(
       "/programs/:id/deactivate/",
-      ({ params }) => updateProgram(deps, params.id, { active: false }),
+      ({ actor, clientIp, params }) =>
+        deactivateProgram(deps, originOf(actor, clientIp), params.id),
       {
         ...write,
         params: IdParams,
@@ -94,9 +105,9 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
     )
     .post(
       "/programs/:id/intakes/",
-      async ({ params, body, set }) => {
+      async ({ actor, clientIp, params, body, set }) => {
         set.status = 201;
-        return createIntake(deps, params.id, body);
+        return createIntake(deps, originOf(actor, clientIp), params.id, body);
       },
       {
         ...write,
@@ -106,10 +117,15 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard }) =>
         detail: { ...write.detail, summary: "Add an intake to a program (staff)" },
       },
     )
-    .patch("/intakes/:id/", ({ params, body }) => updateIntake(deps, params.id, body), {
-      ...write,
-      params: IdParams,
-      ...jsonBody(IntakeUpdate),
-      response: { 200: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
-      detail: { ...write.detail, summary: "Update an intake (staff)" },
-    });
+    .patch(
+      "/intakes/:id/",
+      ({ actor, clientIp, params, body }) =>
+        updateIntake(deps, originOf(actor, clientIp), params.id, body),
+      {
+        ...write,
+        params: IdParams,
+        ...jsonBody(IntakeUpdate),
+        response: { 200: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: { ...write.detail, summary: "Update an intake (staff)" },
+      },
+    );

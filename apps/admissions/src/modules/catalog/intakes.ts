@@ -4,7 +4,10 @@ import type { Db } from "../../db/client.ts";
 import { forUpdateOf, isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
+import type { Origin } from "../applications/move.ts";
+import { recordAudit } from "../audit/service.ts";
 import { seatsOf } from "../decisions/seats.ts";
+import { intakeCreated, intakeUpdated } from "./audit.ts";
 import type { Intake, IntakeCreate, IntakeUpdate, Program } from "./model.ts";
 import { type IntakeRow, type ProgramRow, toIntake, toProgram } from "./rows.ts";
 import type { CatalogDeps } from "./service.ts";
@@ -47,10 +50,12 @@ const termTaken = (term: string) =>
 
 export async function createIntake(
   deps: CatalogDeps,
+  origin: Origin,
   programId: string,
   input: IntakeCreate,
 ): Promise<Intake> {
-  const at = isoAt(deps.now());
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
   const row = {
     id: newId(),
     program_id: programId,
@@ -63,21 +68,28 @@ export async function createIntake(
   const created = await deps.db.transaction(async (tx) => {
     const [program] = await tx`SELECT id FROM programs WHERE id = ${programId}`;
     if (!program) throw notFound("Program");
+    let rows: IntakeRow[];
     try {
-      return (await tx`INSERT INTO intakes ${tx(row)} RETURNING *`) as IntakeRow[];
+      rows = await tx`INSERT INTO intakes ${tx(row)} RETURNING *`;
     } catch (error) {
       throw isUniqueViolation(error) ? termTaken(row.term) : error;
     }
+    const intake = toIntake(rows[0] as IntakeRow, nowMs);
+    await recordAudit(tx, origin, intakeCreated(intake), at);
+    return intake;
   });
   await deps.cache.invalidate();
-  return toIntake(created[0] as IntakeRow, deps.now());
+  return created;
 }
 
 export async function updateIntake(
   deps: CatalogDeps,
+  origin: Origin,
   id: string,
   patch: IntakeUpdate,
 ): Promise<Intake> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
   const updated = await deps.db.transaction(async (tx) => {
     // Locked like every status change locks it, so no acceptance slips past the check below.
     const [current] = (await tx`SELECT * FROM intakes i
@@ -92,19 +104,23 @@ export async function updateIntake(
         });
       }
     }
-    const existing = toIntake(current, deps.now());
+    const existing = toIntake(current, nowMs);
     const columns = {
       ...(patch.term !== undefined ? { term: patch.term.trim() } : {}),
       ...(patch.capacity !== undefined ? { capacity: patch.capacity } : {}),
       ...checkedWindow(patch.opensAt ?? existing.opensAt, patch.deadline ?? existing.deadline),
-      updated_at: isoAt(deps.now()),
+      updated_at: at,
     };
+    let rows: IntakeRow[];
     try {
-      return (await tx`UPDATE intakes SET ${tx(columns)} WHERE id = ${id} RETURNING *`) as IntakeRow[];
+      rows = await tx`UPDATE intakes SET ${tx(columns)} WHERE id = ${id} RETURNING *`;
     } catch (error) {
       throw isUniqueViolation(error) ? termTaken(columns.term ?? existing.term) : error;
     }
+    const intake = toIntake(rows[0] as IntakeRow, nowMs);
+    await recordAudit(tx, origin, intakeUpdated(existing, intake), at);
+    return intake;
   });
   await deps.cache.invalidate();
-  return toIntake(updated[0] as IntakeRow, deps.now());
+  return updated;
 }

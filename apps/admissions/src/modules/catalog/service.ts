@@ -1,11 +1,14 @@
 import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
-import { isUniqueViolation, toInt } from "../../db/dialect.ts";
+import { forUpdateOf, isUniqueViolation, toInt } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { notFound, problem } from "../../problems.ts";
+import type { Origin } from "../applications/move.ts";
+import { recordAudit } from "../audit/service.ts";
 import { isStaff, type User } from "../users/model.ts";
+import { programChanged, programCreated } from "./audit.ts";
 import type { CatalogCache } from "./cache.ts";
 import { listIntakes } from "./intakes.ts";
 import type {
@@ -130,7 +133,15 @@ function programColumns(input: ProgramUpdate) {
   return columns;
 }
 
-export async function createProgram(deps: CatalogDeps, input: ProgramCreate): Promise<Program> {
+/**
+ * Staff add a program; the row and its audit entry are written together, and the public
+ * list's cache is dropped once they are committed.
+ */
+export async function createProgram(
+  deps: CatalogDeps,
+  origin: Origin,
+  input: ProgramCreate,
+): Promise<Program> {
   const at = isoAt(deps.now());
   const row = {
     id: newId(),
@@ -142,32 +153,59 @@ export async function createProgram(deps: CatalogDeps, input: ProgramCreate): Pr
     created_at: at,
     updated_at: at,
   };
-  let created: ProgramRow[];
-  try {
-    created = await deps.db.run((sql) => sql`INSERT INTO programs ${sql(row)} RETURNING *`);
-  } catch (error) {
-    throw isUniqueViolation(error) ? codeTaken(input.code) : error;
-  }
+  const created = await deps.db.transaction(async (tx) => {
+    let rows: ProgramRow[];
+    try {
+      rows = await tx`INSERT INTO programs ${tx(row)} RETURNING *`;
+    } catch (error) {
+      throw isUniqueViolation(error) ? codeTaken(input.code) : error;
+    }
+    const program = toProgram(rows[0] as ProgramRow);
+    await recordAudit(tx, origin, programCreated(program), at);
+    return program;
+  });
   await deps.cache.invalidate();
-  return toProgram(created[0] as ProgramRow);
+  return created;
 }
 
-export async function updateProgram(
+/**
+ * Changes some of a program's fields; the audit entry records each field's value before and
+ * after, so the row is locked between reading and writing it.
+ */
+async function changeProgram(
   deps: CatalogDeps,
+  origin: Origin,
   id: string,
   patch: ProgramUpdate,
+  action: "program.updated" | "program.deactivated",
 ): Promise<Program> {
-  const columns = { ...programColumns(patch), updated_at: isoAt(deps.now()) };
-  let rows: ProgramRow[];
-  try {
-    rows = await deps.db.run(
-      (sql) => sql`UPDATE programs SET ${sql(columns)} WHERE id = ${id} RETURNING *`,
-    );
-  } catch (error) {
-    throw isUniqueViolation(error) ? codeTaken(patch.code ?? "") : error;
-  }
-  const [row] = rows;
-  if (!row) throw notFound("Program");
+  const at = isoAt(deps.now());
+  const columns = { ...programColumns(patch), updated_at: at };
+  const updated = await deps.db.transaction(async (tx) => {
+    const [current] = (await tx`SELECT * FROM programs p
+      WHERE p.id = ${id}${forUpdateOf(tx, deps.db.dialect, "p")}`) as ProgramRow[];
+    if (!current) throw notFound("Program");
+    let rows: ProgramRow[];
+    try {
+      rows = await tx`UPDATE programs SET ${tx(columns)} WHERE id = ${id} RETURNING *`;
+    } catch (error) {
+      throw isUniqueViolation(error) ? codeTaken(patch.code ?? current.code) : error;
+    }
+    const program = toProgram(rows[0] as ProgramRow);
+    await recordAudit(tx, origin, programChanged(action, toProgram(current), program), at);
+    return program;
+  });
   await deps.cache.invalidate();
-  return toProgram(row);
+  return updated;
 }
+
+export const updateProgram = (
+  deps: CatalogDeps,
+  origin: Origin,
+  id: string,
+  patch: ProgramUpdate,
+) => changeProgram(deps, origin, id, patch, "program.updated");
+
+/** Hidden from the public and closed to new applications. */
+export const deactivateProgram = (deps: CatalogDeps, origin: Origin, id: string) =>
+  changeProgram(deps, origin, id, { active: false }, "program.deactivated");
