@@ -50,6 +50,25 @@ describe("POST /api/run: results (spec 2.4, 4.3)", () => {
     expect(result.error).toBeNull();
   });
 
+  test("top-level await: the program runs on after it, and an error after it is reported", async () => {
+    const later = await run({
+      code: "console.log('a'); await new Promise((r) => setTimeout(r, 5)); console.log('b');",
+    });
+    expect(later).toMatchObject({ output: "a\nb\n", error: null });
+    const failed = await run({ code: "console.log('a'); await 0; throw new TypeError('late');" });
+    expect(failed).toMatchObject({ output: "a\n", error: "TypeError: late" });
+  });
+
+  test("a program throwing the error Bun gives for top-level await gets it back as is", async () => {
+    const result = await run({ code: 'throw new TypeError("require() async module x");' });
+    expect(result.error).toBe("TypeError: require() async module x");
+  });
+
+  test("leading spaces are output like anything else, and no output is empty output", async () => {
+    expect((await run({ code: 'console.log("  indented")' })).output).toBe("  indented\n");
+    expect(await run({ code: "const quiet = 1;" })).toMatchObject({ output: "", error: null });
+  });
+
   test("a thrown error is Name: message, after the output so far", async () => {
     const result = await run({ code: 'console.log("before"); throw new TypeError("bad input");' });
     expect(result).toMatchObject({

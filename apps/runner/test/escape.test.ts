@@ -20,8 +20,8 @@ import {
 } from "./support.ts";
 
 const POOL_SIZE = 1;
-/** A warm sandbox under bubblewrap is three processes: bwrap, its pid-1 child, and bun. */
-const PROCESSES_PER_SANDBOX = 3;
+/** A warm sandbox under bubblewrap is two processes: bwrap and Bun (pid 1 inside). */
+const PROCESSES_PER_SANDBOX = 2;
 
 const listener = connectionWitness();
 const files = fileWitness();

@@ -70,6 +70,16 @@ describe("runtime lockdown alone", () => {
     expect(result.output).toBe("");
   });
 
+  test("Bun's members cannot be put back: Bun is frozen", async () => {
+    const result = await run(
+      `for (const replace of [() => { Bun.file = () => "x"; }, () => Object.defineProperty(Bun, "write", { value: 1 })]) {
+        try { replace(); console.log("replaced"); } catch (e) { console.log(e.name); }
+      }
+      console.log(Object.isFrozen(Bun));`,
+    );
+    expect(result.output).toBe("TypeError\nTypeError\ntrue\n");
+  });
+
   test("Error.prepareStackTrace cannot be replaced to reach call sites", async () => {
     const result = await run(
       "try { Error.prepareStackTrace = (e, sites) => sites; } catch (e) { console.log(e.name) }",
@@ -111,6 +121,58 @@ describe("seccomp filter alone", () => {
   });
 });
 
+describe("seccomp filter installed by bubblewrap (namespaces on, nothing else)", () => {
+  const run = withRunner({ namespaces: true, seccomp: true });
+  const fs = "process.getBuiltinModule('node:fs')";
+  const filterStatus = `const status = ${fs}.readFileSync("/proc/self/status", "utf8");
+    console.log(/Seccomp:\\s+(\\d)/.exec(status)?.[1], /NoNewPrivs:\\s+(\\d)/.exec(status)?.[1]);`;
+
+  test("Bun runs under the filter from its start, with no_new_privs", async () => {
+    const result = await run(filterStatus);
+    expect(result.output).toBe("2 1\n");
+  });
+
+  test("starting a process fails with EPERM", async () => {
+    const result = await run(
+      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"])`,
+    );
+    expect(result.error).toContain("EPERM");
+    expect(files.written()).toBe(false);
+  });
+
+  test("no socket can be created at all (the filter, not only the empty network)", async () => {
+    const result = await run("await Bun.udpSocket({})");
+    expect(result.error).toContain("EACCES");
+  });
+
+  test("execve, which bubblewrap needs to start Bun, only restarts Bun under the same filter", async () => {
+    const script = `${filterStatus}
+      try { Bun.spawnSync(["/bun", "--version"]); console.log("spawned"); } catch (e) { console.log(e.code); }`;
+    const result = await run(
+      `process.execve("/proc/self/exe", ["bun", "-e", ${JSON.stringify(script)}], {})`,
+    );
+    expect(result.output).toBe("2 1\nEPERM\n");
+  });
+});
+
+describe("resource limits on a sandbox inside bubblewrap (set by the runner on its pid)", () => {
+  const run = withRunner({ namespaces: true, rlimits: true });
+
+  test("the limits are those of the Bun process itself", async () => {
+    const result = await run(
+      "const limits = process.getBuiltinModule('node:fs').readFileSync('/proc/self/limits', 'utf8'); for (const name of ['Max open files', 'Max file size', 'Max cpu time']) console.log(limits.split('\\n').find((line) => line.startsWith(name)).replace(/\\s+/g, ' ').trim())",
+    );
+    expect(result.output).toBe(
+      "Max open files 64 64 files\nMax file size 0 0 bytes\nMax cpu time 10 10 seconds\n",
+    );
+  });
+
+  test("memory: an allocation past the limit fails", async () => {
+    const result = await run("const a = []; for (;;) a.push(new Uint8Array(1 << 20).fill(1));");
+    expect(result.error).toMatch(/Out of memory/);
+  });
+});
+
 describe("namespaces alone (bubblewrap)", () => {
   const run = withRunner({ namespaces: true });
 
@@ -130,6 +192,11 @@ describe("namespaces alone (bubblewrap)", () => {
     const write = await run(`${fs}.writeFileSync(${JSON.stringify(files.forbidden)}, "x")`);
     expect(write.error).not.toBeNull();
     expect(files.written()).toBe(false);
+  });
+
+  test("not even bubblewrap's own root can take a file", async () => {
+    const result = await run(`process.getBuiltinModule("node:fs").mkdirSync("/made-here")`);
+    expect(result.error).toContain("EROFS");
   });
 
   test("no environment: the runner's secret is not in it", async () => {

@@ -17,8 +17,13 @@ const OWN_PID = 7;
  * A classic-BPF interpreter for the instructions the filter uses (LD W ABS, JEQ K, JSET K,
  * RET K), run over the encoded bytes: the kernel's view, not the builder's.
  */
-function decide(nr: number, args: number[] = [], arch = AUDIT_ARCH_X86_64): string | number {
-  const bytes = encodeFilter(buildFilter({ ownPid: OWN_PID }));
+function decide(
+  nr: number,
+  args: number[] = [],
+  arch = AUDIT_ARCH_X86_64,
+  allowExecve = false,
+): string | number {
+  const bytes = encodeFilter(buildFilter({ ownPid: OWN_PID, allowExecve }));
   const view = new DataView(bytes.buffer);
   const data = new DataView(new ArrayBuffer(64));
   data.setUint32(0, nr, true);
@@ -65,6 +70,18 @@ describe("seccomp filter (x86_64)", () => {
     expect(decide(SYS.execveat)).toBe(EPERM);
     expect(decide(SYS.clone, [0x11 /* SIGCHLD, a fork */])).toBe(EPERM);
     expect(decide(SYS.clone, [0x4111 /* CLONE_VM|CLONE_VFORK|SIGCHLD: posix_spawn */])).toBe(EPERM);
+  });
+
+  test("the filter bubblewrap installs allows execve, which starts Bun, and nothing more", () => {
+    const bubblewrap = (nr: number, args: number[] = []) =>
+      decide(nr, args, AUDIT_ARCH_X86_64, true);
+    expect(bubblewrap(SYS.execve)).toBe(ALLOW);
+    expect(bubblewrap(SYS.execveat)).toBe(EPERM);
+    expect(bubblewrap(SYS.fork)).toBe(EPERM);
+    expect(bubblewrap(SYS.vfork)).toBe(EPERM);
+    expect(bubblewrap(SYS.clone, [0x11])).toBe(EPERM);
+    expect(bubblewrap(SYS.socket, [2, 1, 0])).toBe(EACCES);
+    expect(bubblewrap(SYS.ptrace)).toBe(EPERM);
   });
 
   test("threads are allowed; clone3, whose flags it cannot see, falls back to clone", () => {

@@ -146,11 +146,32 @@ export const ENV_SECRET_NAME = "RUNNER_TEST_SECRET";
 export const envSecret = `env-secret-${crypto.randomUUID()}`;
 process.env[ENV_SECRET_NAME] = envSecret;
 
-/** Sandbox processes on this host started from this test process's harness build. */
+/** Parent pid and start time (clock ticks since boot) of a process, from /proc/<pid>/stat. */
+function statOf(pid: string): { ppid: number; started: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), started: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
+
+const SELF_STARTED = statOf(String(process.pid))?.started ?? 0;
+
+/**
+ * Sandbox processes this test run is responsible for: descendants of this process, and any
+ * sandbox orphaned (re-parented to init) since this process started. Sandboxes of other runners
+ * on the same machine are not counted; an escaped orphan of ours is.
+ */
 export function sandboxProcesses(): { pid: number; cmdline: string }[] {
-  const found: { pid: number; cmdline: string }[] = [];
+  const parents = new Map<number, number>();
+  const candidates: { pid: number; cmdline: string; started: number }[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(entry);
+    if (!stat) continue;
+    parents.set(Number(entry), stat.ppid);
     let cmdline: string;
     try {
       cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
@@ -159,10 +180,22 @@ export function sandboxProcesses(): { pid: number; cmdline: string }[] {
     }
     // Outside the namespaces the harness path is the test root; inside, bwrap mounts it here.
     if (cmdline.includes(TEST_ROOT) || cmdline.includes(`/runner/${HARNESS_FILE}`)) {
-      found.push({ pid: Number(entry), cmdline });
+      candidates.push({ pid: Number(entry), cmdline, started: stat.started });
     }
   }
-  return found;
+  const ours = (pid: number): boolean => {
+    for (
+      let current = parents.get(pid);
+      current !== undefined && current > 1;
+      current = parents.get(current)
+    ) {
+      if (current === process.pid) return true;
+    }
+    return false;
+  };
+  return candidates
+    .filter((p) => ours(p.pid) || (parents.get(p.pid) === 1 && p.started >= SELF_STARTED))
+    .map(({ pid, cmdline }) => ({ pid, cmdline }));
 }
 
 /** Waits (briefly) for sandbox processes to be no more than `max`; returns what is left. */

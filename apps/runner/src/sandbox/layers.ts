@@ -5,7 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import type { SandboxSpec } from "./command.ts";
-import type { KernelLimits } from "./protocol.ts";
+import type { KernelLimits } from "./limits.ts";
 import { startSandbox } from "./sandbox.ts";
 
 export const KERNEL_LAYERS = ["seccomp", "namespaces", "rlimits"] as const;
@@ -82,40 +82,50 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
     limits: null,
   };
   const hostPath = opts.harnessDir;
-  const probes = Promise.all([
-    probe({ ...base, seccomp: true }, opts.workRoot, hostPath).then((report) => {
-      const holds = report.seccompMode === "2" && report.spawn !== "allowed";
-      return holds && report.socket !== "allowed"
-        ? {
-            on: true,
-            detail: `filter active; process start: ${report.spawn}, socket: ${report.socket}`,
-          }
-        : { on: false, detail: `filter not effective: ${JSON.stringify(report)}` };
-    }, failed),
-    opts.bwrapPath
-      ? probe({ ...base, bwrapPath: opts.bwrapPath }, opts.workRoot, hostPath).then((report) => {
-          const isolated = report.interfaces.every((name) => name === "lo");
-          return isolated && !report.hostPathVisible
+  try {
+    const namespaces = opts.bwrapPath
+      ? await probe({ ...base, bwrapPath: opts.bwrapPath }, opts.workRoot, hostPath).then(
+          (report) => {
+            const isolated = report.interfaces.every((name) => name === "lo");
+            return isolated && !report.hostPathVisible
+              ? {
+                  on: true,
+                  detail: `bubblewrap; interfaces: ${report.interfaces.join(", ") || "none"}`,
+                }
+              : { on: false, detail: `namespaces not effective: ${JSON.stringify(report)}` };
+          },
+          failed,
+        )
+      : { on: false, detail: "bwrap (bubblewrap) is not installed" };
+    // The filter and the limits as the runner will apply them: the filter installed by
+    // bubblewrap when the namespaces work (else by the sandbox itself), the limits set on the
+    // Bun process inside bubblewrap (found through its report) or on the sandbox directly.
+    const wrapper = namespaces.on ? opts.bwrapPath : null;
+    const installer = wrapper ? "bubblewrap" : "the sandbox";
+    const [seccomp, rlimits] = await Promise.all([
+      probe({ ...base, seccomp: true, bwrapPath: wrapper }, opts.workRoot, hostPath).then(
+        (report) => {
+          const holds = report.seccompMode === "2" && report.spawn !== "allowed";
+          return holds && report.socket !== "allowed"
             ? {
                 on: true,
-                detail: `bubblewrap; interfaces: ${report.interfaces.join(", ") || "none"}`,
+                detail: `filter active (installed by ${installer}); process start: ${report.spawn}, socket: ${report.socket}`,
               }
-            : { on: false, detail: `namespaces not effective: ${JSON.stringify(report)}` };
-        }, failed)
-      : Promise.resolve({ on: false, detail: "bwrap (bubblewrap) is not installed" }),
-    probe({ ...base, limits: opts.limits }, opts.workRoot, hostPath).then(
-      (report) =>
-        report.maxOpenFiles === String(opts.limits.openFiles)
-          ? {
-              on: true,
-              detail: `address space +${opts.limits.memoryMb} MiB, cpu ${opts.limits.cpuSeconds} s, files ${opts.limits.openFiles}, file size ${opts.limits.fileSizeBytes} B, processes ${opts.limits.processes}`,
-            }
-          : { on: false, detail: `limits not in force: ${JSON.stringify(report)}` },
-      failed,
-    ),
-  ]);
-  try {
-    const [seccomp, namespaces, rlimits] = await probes;
+            : { on: false, detail: `filter not effective: ${JSON.stringify(report)}` };
+        },
+        failed,
+      ),
+      probe({ ...base, limits: opts.limits, bwrapPath: wrapper }, opts.workRoot, hostPath).then(
+        (report) =>
+          report.maxOpenFiles === String(opts.limits.openFiles)
+            ? {
+                on: true,
+                detail: `address space +${opts.limits.memoryMb} MiB, cpu ${opts.limits.cpuSeconds} s, files ${opts.limits.openFiles}, file size ${opts.limits.fileSizeBytes} B, processes ${opts.limits.processes}`,
+              }
+            : { on: false, detail: `limits not in force: ${JSON.stringify(report)}` },
+        failed,
+      ),
+    ]);
     return { seccomp, namespaces, rlimits };
   } finally {
     rmSync(opts.workRoot, { recursive: true, force: true });

@@ -1,13 +1,22 @@
 /** What the runner and a sandbox process tell each other (see child/main.ts). */
-import type { KernelLimits } from "./child/kernel.ts";
 
-export type { KernelLimits };
+/**
+ * The byte the child's wait for its program (prompt("") in child/main.ts) writes to standard
+ * output before anything else, a space; the parent drops it.
+ */
+export const START_ECHO = 0x20;
+
+/** The harness's seccomp installer (child/kernel.ts), built beside it, loaded only if needed. */
+export const KERNEL_FILE = "kernel.js";
+
+/** Bun's refusal to require() a module with top-level await: the child imports it instead. */
+export const ASYNC_MODULE_ERROR = "require() async module";
 
 /** Passed to the child as its one argument, as JSON. */
 export type ChildConfig = {
   /** The program's file, as the child sees it. */
   entry: string;
-  limits: KernelLimits | null;
+  /** Install the seccomp filter itself: without bubblewrap, nobody else does. */
   seccomp: boolean;
   lockdown: boolean;
 };
@@ -17,7 +26,7 @@ export type ChildConfig = {
  * bytes of output the harness wrote, when its console is the program's (lockdown on).
  */
 export type ControlMessage =
-  | { t: "ready"; seccomp: string; refusedLimits: string[] }
+  | { t: "ready"; seccomp: string }
   | { t: "error"; name: string; message: string; bytes?: number }
   | { t: "blocked"; capability: string; bytes?: number }
   | { t: "done"; bytes?: number };

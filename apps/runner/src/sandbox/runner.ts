@@ -7,8 +7,8 @@ import type { RunResult } from "@platform/contracts";
 import type { Logger } from "@platform/server";
 import { pathReplacements, type SandboxSpec } from "./command.ts";
 import { createGate } from "./gate.ts";
+import type { KernelLimits } from "./limits.ts";
 import { createPool } from "./pool.ts";
-import type { KernelLimits } from "./protocol.ts";
 import { toRunResult } from "./result.ts";
 import { checkProgram, transpileOnly } from "./static-check.ts";
 

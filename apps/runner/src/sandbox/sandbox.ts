@@ -2,10 +2,12 @@
  * One single-use sandbox process: started ahead of time, it runs exactly one program and is
  * then killed (with its whole process group) and its private folder removed.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROGRAM_FILE, type SandboxSpec, sandboxCommand } from "./command.ts";
+import { INFO_FD, PROGRAM_FILE, type SandboxSpec, sandboxCommand } from "./command.ts";
 import { type ControlMessage, type FinalMessage, parseControlLine } from "./protocol.ts";
+import { admit, pidFromInfo } from "./readiness.ts";
+import { collectOutput, readLines } from "./streams.ts";
 
 export type Outcome = {
   /** Console output, at most `maxOutputBytes` bytes of it. */
@@ -40,16 +42,26 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);
   const workDir = join(workRoot, id);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  const { cmd, env, cwd } = sandboxCommand(spec, workDir);
-  // Its own process group, so one kill reaches everything it started.
-  const proc = Bun.spawn(cmd, {
-    env,
-    cwd,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    detached: true,
-  });
+  const { cmd, env, cwd, reportsPid, seccompFile } = sandboxCommand(spec, workDir);
+  // bubblewrap reads the filter from a descriptor (SECCOMP_FD), opened for each sandbox.
+  const filter = seccompFile === null ? [] : [openSync(seccompFile, "r")];
+  const spawn = () =>
+    // Its own process group, so one kill reaches everything it started.
+    Bun.spawn(cmd, {
+      env,
+      cwd,
+      stdio: ["pipe", "pipe", "pipe", ...(reportsPid ? ["pipe" as const] : []), ...filter],
+      detached: true,
+    });
+  let proc: ReturnType<typeof spawn>;
+  try {
+    proc = spawn();
+  } finally {
+    for (const fd of filter) closeSync(fd);
+  }
+  const infoFd = proc.stdio[INFO_FD];
+  const pid = reportsPid && infoFd ? pidFromInfo(infoFd) : Promise.resolve(proc.pid);
+  pid.catch(() => {});
   const killGroup = () => {
     try {
       process.kill(-proc.pid, "SIGKILL");
@@ -76,9 +88,11 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
 
   const ready = new Promise<void>((resolve, reject) => {
     onReady = (message) => {
-      const problem = readinessProblem(spec, message);
-      if (problem) reject(new Error(problem));
-      else resolve();
+      pid.then((sandboxPid) => {
+        const problem = admit(spec, message, sandboxPid);
+        if (problem) reject(new Error(problem));
+        else resolve();
+      }, reject);
     };
     proc.exited.then(() =>
       reject(new Error(`sandbox exited before it was ready: ${diagnostics.slice(0, 500)}`)),
@@ -131,61 +145,4 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   };
 
   return { id, workDir, ready, alive: () => proc.exitCode === null && !disposed, run, dispose };
-}
-
-/** A child that could not apply a layer it was asked for never runs a program. */
-function readinessProblem(spec: SandboxSpec, ready: ControlMessage & { t: "ready" }) {
-  if (spec.seccomp && ready.seccomp !== "on") return `seccomp filter not applied: ${ready.seccomp}`;
-  if (spec.limits && ready.refusedLimits.length > 0) {
-    return `resource limits refused: ${ready.refusedLimits.join(", ")}`;
-  }
-  return undefined;
-}
-
-async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void) {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    for (let newline = pending.indexOf("\n"); newline !== -1; newline = pending.indexOf("\n")) {
-      onLine(pending.slice(0, newline));
-      pending = pending.slice(newline + 1);
-    }
-  }
-  if (pending) onLine(pending);
-}
-
-/** Reads a stream up to `max` bytes; past that, calls `onOverflow` and drops the rest. */
-function collectOutput(stream: ReadableStream<Uint8Array>, max: number, onOverflow: () => void) {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  let wanted = Number.POSITIVE_INFINITY;
-  let onReached = () => {};
-  const closed = (async () => {
-    for await (const chunk of stream) {
-      if (truncated) continue;
-      if (size + chunk.byteLength > max) {
-        chunks.push(chunk.subarray(0, max - size));
-        size = max;
-        truncated = true;
-        onOverflow();
-      } else {
-        chunks.push(chunk);
-        size += chunk.byteLength;
-      }
-      if (size >= wanted) onReached();
-    }
-  })();
-  return {
-    closed,
-    /** Resolves once `bytes` have been read (or the stream ended or overflowed). */
-    reached(bytes: number): Promise<void> {
-      if (size >= bytes || truncated) return Promise.resolve();
-      wanted = bytes;
-      return Promise.race([closed, new Promise<void>((resolve) => (onReached = resolve))]);
-    },
-    truncated: () => truncated,
-    text: () => new TextDecoder().decode(Buffer.concat(chunks)),
-  };
 }

@@ -3,7 +3,7 @@
  * is explicitly allowed (RUNNER_ALLOW_MISSING_LAYERS). The runner then runs with every layer
  * the host provides, and reports them on /health/ready.
  */
-import { rmSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, type Logger, splitList } from "@platform/server";
@@ -14,7 +14,7 @@ import {
   type KernelLayer,
   type KernelLayers,
 } from "./layers.ts";
-import type { KernelLimits } from "./protocol.ts";
+import type { KernelLimits } from "./limits.ts";
 
 export function defaultLimits(memoryMb: number): KernelLimits {
   return {
@@ -44,6 +44,25 @@ export function parseAllowedMissing(spec: string): Set<KernelLayer> {
   return allowed;
 }
 
+const TMPFS_MAGIC = 0x01021994;
+
+/**
+ * Where the runner keeps its files (harness, and a folder per sandbox for its program):
+ * `shm` (/dev/shm) when it is a writable tmpfs, else the temporary directory. Every run creates,
+ * writes and removes files there on the request path; on a disk file system that is journal
+ * work (and discards, where the disk is mounted with them): about 0.7 ms of the event loop per
+ * run, measured.
+ */
+export function scratchBase(shm = "/dev/shm"): string {
+  try {
+    accessSync(shm, constants.W_OK);
+    if (statfsSync(shm).type === TMPFS_MAGIC) return shm;
+  } catch {
+    // Not there, or not writable: the temporary directory it is.
+  }
+  return tmpdir();
+}
+
 export type HostSandboxing = {
   bunPath: string;
   harnessDir: string;
@@ -64,7 +83,8 @@ export async function prepareHost(opts: {
 }): Promise<HostSandboxing> {
   const bunPath = process.execPath;
   const bwrapPath = opts.bwrapPath === undefined ? Bun.which("bwrap") : opts.bwrapPath;
-  const root = join(tmpdir(), `runner-${process.pid}-${Bun.randomUUIDv7().slice(-8)}`);
+  // Created atomically, private (0700), under a name no other user can have chosen first.
+  const root = mkdtempSync(join(scratchBase(), "runner-"));
   const dispose = () => rmSync(root, { recursive: true, force: true });
   const harnessDir = await buildHarness(join(root, "harness"));
   const kernel = await detectKernelLayers({

@@ -3,6 +3,10 @@
  * SecurityError naming them, however they are reached (an alias, a computed name, a
  * constructor chain). What Bun will not let go (the `Bun` global and some of its members) is
  * frozen and neutered where it can be, and otherwise left to the static check and the kernel.
+ *
+ * Work done once per `Bun` member stays inline in its loop rather than in a helper: JSC compiles
+ * a function once it has been called about 35 times (a loop only after about 500 iterations),
+ * and compiling code that runs once costs every sandbox more CPU than it could save.
  */
 import {
   BLOCKED_CALLABLE_GLOBALS,
@@ -35,12 +39,13 @@ function stub(name: string, onBlocked: OnBlocked, displayName?: string): () => n
 }
 
 /**
- * Stands in for a blocked object (Bun.stdin, Bun.env): any use at all reports, reading or
- * writing a property, asking for its keys or its prototype.
+ * Tripwires stand in for blocked objects (Bun.stdin, Bun.env): a proxy of which any use at all
+ * reports, reading or writing a property, asking for its keys or its prototype. One handler
+ * serves them all; each trap names the capability its target stands for (`names`).
  */
-function tripwire(name: string, onBlocked: OnBlocked): unknown {
-  const trip = () => onBlocked(name);
-  return new Proxy(function blocked() {}, {
+function tripwireHandler(names: WeakMap<object, string>, onBlocked: OnBlocked) {
+  const trip = (target: object) => onBlocked(names.get(target) ?? "Bun");
+  const handler: ProxyHandler<object> = {
     apply: trip,
     construct: trip,
     get: trip,
@@ -52,7 +57,8 @@ function tripwire(name: string, onBlocked: OnBlocked): unknown {
     getPrototypeOf: trip,
     setPrototypeOf: trip,
     ownKeys: trip,
-  });
+  };
+  return handler;
 }
 
 /** The global object's blocked names become tripwires or report-on-read accessors. */
@@ -109,14 +115,18 @@ function lockStackTraces(): void {
  * per sandbox, and an assignment replaces them without creating them.
  */
 function neuterBun(bun: typeof Bun, onBlocked: OnBlocked): void {
+  const names = new WeakMap<object, string>();
+  const handler = tripwireHandler(names, onBlocked);
   for (const key of Object.getOwnPropertyNames(bun)) {
     // `main` is an accessor whose setter would take the tripwire; it only names the entry file.
     if (SAFE_BUN_MEMBERS.has(key) || key === "main") continue;
     const name = `Bun.${key}`;
+    const target = function blocked() {};
+    names.set(target, name);
     let replaced = false;
     try {
-      replaced = Reflect.set(bun, key, tripwire(name, onBlocked));
-      if (replaced) Object.defineProperty(bun, key, { writable: false });
+      // Made read-only by the freeze below, with every other member.
+      replaced = Reflect.set(bun, key, new Proxy(target, handler));
     } catch {
       replaced = false;
     }
@@ -135,7 +145,13 @@ function neuterMembers(value: unknown, name: string, onBlocked: OnBlocked): void
     for (const key of Object.getOwnPropertyNames(value)) {
       const descriptor = Object.getOwnPropertyDescriptor(value, key);
       if (descriptor?.writable && typeof descriptor.value === "function") {
-        Object.defineProperty(value, key, locked(stub(`${name}.${key}`, onBlocked)));
+        // stub(), inline (see the top of this file).
+        const capability = `${name}.${key}`;
+        const blocked = function blocked(): never {
+          return onBlocked(capability);
+        };
+        Object.defineProperty(blocked, "name", { value: key });
+        Object.defineProperty(value, key, { value: blocked, writable: false, configurable: false });
       }
     }
     Object.freeze(value);

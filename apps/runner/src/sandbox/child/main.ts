@@ -1,14 +1,13 @@
 /**
- * The sandbox process. Started ahead of time by the pool, it restricts itself (limits, seccomp,
- * lockdown), says "ready" and waits. The parent then writes the program to a file and closes
- * standard input; the child imports the file and ends when its event loop is empty (or the
- * parent kills it). Standard output is the program's console; standard error carries one JSON
- * message per line for the parent (see ControlMessage in ../protocol.ts).
+ * The sandbox process. Started ahead of time by the pool, it locks itself down (and installs its
+ * seccomp filter when bubblewrap has not), says "ready" and waits; the runner then sets its
+ * resource limits. The runner writes the program to a file and closes standard input; the child
+ * loads the file and ends when its event loop is empty (or the runner kills it). Standard output
+ * is the program's console; standard error carries one JSON message per line for the runner
+ * (see ControlMessage in ../protocol.ts).
  */
-import type { ChildConfig } from "../protocol.ts";
+import { ASYNC_MODULE_ERROR, type ChildConfig, KERNEL_FILE } from "../protocol.ts";
 import { sandboxConsole } from "./console.ts";
-import { applyLimits, applySeccomp } from "./kernel.ts";
-import { waitForEof, writeAll } from "./libc.ts";
 import { lockdown } from "./lockdown.ts";
 
 // Everything the harness needs after the lockdown is taken now, before the program can touch it.
@@ -18,9 +17,19 @@ const on = process.on.bind(process);
 const stringify = JSON.stringify;
 const inspect = Bun.inspect;
 const global = globalThis;
-const INPUT_FD = 0;
-const CONTROL_FD = 2;
-const OUTPUT_FD = 1;
+// Bun's own sinks on the standard streams: a write goes straight to the pipe (node:fs or
+// process.stdout would cost each sandbox milliseconds of module loading).
+const output = Bun.stdout.writer();
+const control = Bun.stderr.writer();
+const writeOutput = output.write.bind(output);
+const encode = TextEncoder.prototype.encode.bind(new TextEncoder());
+const flushOutput = output.flush.bind(output);
+const writeControl = control.write.bind(control);
+const flushControl = control.flush.bind(control);
+// The program is loaded with require, not import(): an import() starts Bun's thread pool, about
+// a millisecond of CPU per sandbox. A program with top-level await is then imported (see start).
+const requireFile = import.meta.require;
+const waitForInput = prompt;
 const MAX_TEXT = 4096;
 /**
  * Bytes of program output written so far. Every final message carries it, so the parent can
@@ -33,7 +42,8 @@ const countedBytes = () => (config.lockdown ? outputBytes : undefined);
 /** One control line. Null-prototype objects: a polluted Object.prototype.toJSON cannot reach it. */
 function send(message: Record<string, unknown>): void {
   try {
-    writeAll(CONTROL_FD, `${stringify(message)}\n`);
+    writeControl(`${stringify(message)}\n`);
+    flushControl();
   } catch {
     // The parent is gone or the pipe is closed: nothing left to tell.
   }
@@ -76,11 +86,13 @@ on("beforeExit", () => {
   exit(0);
 });
 
-const refusedLimits = config.limits ? applyLimits(config.limits) : [];
+// Resource limits are set by the parent, and the seccomp filter is installed by bubblewrap
+// before Bun starts; only without bubblewrap is the filter the child's own job.
 let seccomp = "off";
 if (config.seccomp) {
   try {
-    applySeccomp(process.pid);
+    const kernel: typeof import("./kernel.ts") = requireFile(`${import.meta.dir}/${KERNEL_FILE}`);
+    kernel.installSeccomp(process.pid);
     seccomp = "on";
   } catch (error) {
     seccomp = `failed: ${describe(error).message}`;
@@ -89,7 +101,10 @@ if (config.seccomp) {
 
 if (config.lockdown) {
   const write = (text: string) => {
-    outputBytes += writeAll(OUTPUT_FD, text);
+    const bytes = encode(text);
+    writeOutput(bytes);
+    flushOutput();
+    outputBytes += bytes.byteLength;
   };
   Object.defineProperty(global, "console", {
     value: sandboxConsole(write, inspect),
@@ -98,10 +113,27 @@ if (config.lockdown) {
   });
   lockdown(global, blocked);
 }
-send({ __proto__: null, t: "ready", seccomp, refusedLimits });
+send({ __proto__: null, t: "ready", seccomp });
 
-// Standard input closing is the signal to start. Waiting blocks this thread, which has nothing
-// else to do. The import is not awaited at the top level: Bun never exits while its entry
-// module awaits something that never settles, whereas such a program should simply end.
-waitForEof(INPUT_FD);
-import(config.entry).catch(fail);
+/**
+ * Waits for standard input to close, the parent's signal that the program is in place, then
+ * runs it. prompt() is Bun's one synchronous read of standard input that needs no module
+ * loaded (node:fs or bun:ffi cost a millisecond or more); it writes START_ECHO (one space) to
+ * standard output first, which the parent drops.
+ */
+function start(): void {
+  waitForInput("");
+  try {
+    requireFile(config.entry);
+  } catch (error) {
+    // Top-level await: require ran the program up to its first await and refused the rest,
+    // which import() finishes (a program that merely throws such an error gets the same error
+    // back from import(): a module is evaluated once). Not awaited: a program awaiting a promise
+    // that never settles should simply end, as `bun file` does.
+    const { name, message } = describe(error);
+    if (name === "TypeError" && message.startsWith(ASYNC_MODULE_ERROR)) {
+      import(config.entry).catch(fail);
+    } else fail(error);
+  }
+}
+start();

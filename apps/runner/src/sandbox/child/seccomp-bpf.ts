@@ -1,6 +1,7 @@
 /**
  * The sandbox's seccomp filter as a classic BPF program (x86_64 only), built here so no native
- * helper or libseccomp is needed: the child hands these bytes to the kernel itself (kernel.ts).
+ * helper or libseccomp is needed: bubblewrap installs it before it starts Bun (see
+ * ../command.ts), or, without bubblewrap, the child hands it to the kernel itself (kernel.ts).
  *
  * Policy: everything is allowed except what would let a program leave the sandbox or reach the
  * network: new processes (fork, vfork, clone without CLONE_THREAD, execve), sockets of any
@@ -172,10 +173,17 @@ function rule(nr: number, body: Instruction[]): Instruction[] {
 export type FilterOptions = {
   /** The sandboxed process's pid: the only one it may signal. */
   ownPid: number;
+  /**
+   * For a filter bubblewrap installs: its own execve of Bun comes after the filter, so execve
+   * (not execveat) stays allowed. Inside the namespaces it can only start Bun again, in the same
+   * process, under the same filter, limits and namespaces (see docs/security.md).
+   */
+  allowExecve?: boolean;
 };
 
-export function buildFilter({ ownPid }: FilterOptions): Instruction[] {
+export function buildFilter({ ownPid, allowExecve = false }: FilterOptions): Instruction[] {
   const deny = ret(retErrno(EPERM));
+  const denied = allowExecve ? DENIED.filter((nr) => nr !== SYS.execve) : DENIED;
   return [
     // A filter for another architecture's call table would allow the wrong calls: kill.
     load(ARCH),
@@ -206,7 +214,7 @@ export function buildFilter({ ownPid }: FilterOptions): Instruction[] {
       ret(RET_ALLOW),
       deny,
     ]),
-    ...DENIED.flatMap((nr) => rule(nr, [deny])),
+    ...denied.flatMap((nr) => rule(nr, [deny])),
     ret(RET_ALLOW),
   ];
 }

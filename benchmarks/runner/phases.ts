@@ -1,0 +1,187 @@
+#!/usr/bin/env bun
+/**
+ * Where a sandbox's time goes, variant by variant, interleaved round-robin so that load from
+ * other work on the machine hits every variant alike. For each: wall time from spawn to the
+ * harness's "ready", from closing standard input to its last word, to the process's exit; and,
+ * in a second sample under `perf stat` (when installed), the CPU time of the whole process tree,
+ * namespaces included (wait4's figures miss the processes bubblewrap starts). Medians over
+ * --rounds.
+ *
+ *   bun benchmarks/runner/phases.ts [--rounds 60] [--only <part of a variant's name>]
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  INFO_FD,
+  PROGRAM_FILE,
+  type SandboxSpec,
+  sandboxCommand,
+} from "../../apps/runner/src/sandbox/command.ts";
+import { buildHarness } from "../../apps/runner/src/sandbox/harness.ts";
+import { parseControlLine } from "../../apps/runner/src/sandbox/protocol.ts";
+import { admit, pidFromInfo } from "../../apps/runner/src/sandbox/readiness.ts";
+import { defaultLimits } from "../../apps/runner/src/sandbox/setup.ts";
+
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "60" }, only: { type: "string", default: "" } },
+});
+const ROUNDS = Number(values.rounds);
+const PROGRAM = 'console.log("hello")\n';
+
+const root = join(tmpdir(), `runner-phases-${process.pid}`);
+const harnessDir = await buildHarness(join(root, "harness"));
+const bunPath = process.execPath;
+const bwrapPath = Bun.which("bwrap");
+const trivial = join(root, "trivial.mjs");
+writeFileSync(trivial, PROGRAM);
+
+type Sample = { ready: number; run: number; exit: number; cpu: number };
+type Variant = { name: string; sample: (measureCpu: boolean) => Promise<Sample> };
+
+const perfPath = Bun.which("perf");
+/** `cmd` under `perf stat`, which counts the task-clock of every process the command starts. */
+function withCpuCount(cmd: string[]): { cmd: string[]; cpuMs: () => number } {
+  if (!perfPath) return { cmd, cpuMs: () => Number.NaN };
+  const out = join(root, `perf-${Bun.randomUUIDv7().slice(-12)}.csv`);
+  return {
+    cmd: [perfPath, "stat", "-x", ",", "-e", "task-clock", "-o", out, "--", ...cmd],
+    cpuMs() {
+      const line = readFileSync(out, "utf8")
+        .split("\n")
+        .find((row) => row.includes("task-clock"));
+      rmSync(out, { force: true });
+      return Number(line?.split(",")[0] ?? Number.NaN);
+    },
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** A plain process: spawn, read its output, wait for its exit. */
+function plain(name: string, cmd: string[]): Variant {
+  return {
+    name,
+    async sample(measureCpu) {
+      const counted = measureCpu ? withCpuCount(cmd) : { cmd, cpuMs: () => Number.NaN };
+      const started = performance.now();
+      const proc = Bun.spawn(counted.cmd, { stdout: "pipe", stderr: "ignore", env: {} });
+      await new Response(proc.stdout).text();
+      await proc.exited;
+      const exit = performance.now() - started;
+      return { ready: Number.NaN, run: Number.NaN, exit, cpu: counted.cpuMs() };
+    },
+  };
+}
+
+/**
+ * The harness as the pool starts it (sandbox.ts): spawn → "ready" → the runner's checks and
+ * limits (readiness.ts), then the program, then its exit.
+ */
+function harness(name: string, spec: SandboxSpec): Variant {
+  return {
+    name,
+    async sample(measureCpu) {
+      const workDir = join(root, "runs", Bun.randomUUIDv7().slice(-12));
+      mkdirSync(workDir, { recursive: true });
+      const { cmd, env, cwd, reportsPid, seccompFile } = sandboxCommand(spec, workDir);
+      const counted = measureCpu ? withCpuCount(cmd) : { cmd, cpuMs: () => Number.NaN };
+      const started = performance.now();
+      const filter = seccompFile === null ? [] : [openSync(seccompFile, "r")];
+      const proc = Bun.spawn(counted.cmd, {
+        env,
+        cwd,
+        stdio: ["pipe", "pipe", "pipe", ...(reportsPid ? ["pipe" as const] : []), ...filter],
+        detached: true,
+      });
+      for (const fd of filter) closeSync(fd);
+      const infoFd = proc.stdio[INFO_FD];
+      const pid = reportsPid && infoFd ? pidFromInfo(infoFd) : Promise.resolve(proc.pid);
+      const lines = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
+      let pending = "";
+      const nextLine = async () => {
+        while (!pending.includes("\n")) {
+          const { value, done } = await lines.read();
+          if (done) throw new Error(`sandbox ended early: ${pending}`);
+          pending += value;
+        }
+        const line = pending.slice(0, pending.indexOf("\n"));
+        pending = pending.slice(line.length + 1);
+        return line;
+      };
+      const readyMessage = parseControlLine(await nextLine());
+      if (readyMessage?.t !== "ready") throw new Error("no ready message");
+      const sandboxPid = await pid;
+      // Under perf without bubblewrap, the pid is perf's: its limits would stop it reporting.
+      const checked = counted.cmd === cmd || reportsPid ? spec : { ...spec, limits: null };
+      const problem = admit(checked, readyMessage, sandboxPid);
+      if (problem) throw new Error(problem);
+      const ready = performance.now() - started;
+      writeFileSync(join(workDir, PROGRAM_FILE), PROGRAM);
+      const runStarted = performance.now();
+      proc.stdin.end();
+      const output = new Response(proc.stdout).text();
+      await nextLine();
+      const run = performance.now() - runStarted;
+      await output;
+      await proc.exited;
+      const exit = performance.now() - started;
+      rmSync(workDir, { recursive: true, force: true });
+      return { ready, run, exit, cpu: counted.cpuMs() };
+    },
+  };
+}
+
+const FLAGS = ["--disallow-code-generation-from-strings=strict", "--no-macros"];
+const none: SandboxSpec = {
+  bunPath,
+  bwrapPath: null,
+  harnessDir,
+  lockdown: false,
+  seccomp: false,
+  limits: null,
+};
+const limits = defaultLimits(256);
+const variants: Variant[] = [
+  plain("floor: bun <file>", [bunPath, trivial]),
+  plain("bun + strict flags <file>", [bunPath, ...FLAGS, trivial]),
+  harness("harness, no layer", none),
+  harness("harness + rlimits", { ...none, limits }),
+  harness("harness + seccomp", { ...none, seccomp: true }),
+  harness("harness + lockdown", { ...none, lockdown: true }),
+  harness("harness, all but namespaces", { ...none, lockdown: true, seccomp: true, limits }),
+];
+if (bwrapPath) {
+  variants.push(
+    harness("harness in bwrap, no other layer", { ...none, bwrapPath }),
+    harness("harness, every layer", { ...none, bwrapPath, lockdown: true, seccomp: true, limits }),
+  );
+}
+
+const chosen = variants.filter((variant) => variant.name.includes(values.only));
+const samples = new Map<string, Sample[]>(chosen.map((variant) => [variant.name, []]));
+try {
+  for (let round = 0; round < ROUNDS + 3; round++) {
+    for (const variant of chosen) {
+      const timed = await variant.sample(false);
+      const { cpu } = await variant.sample(true);
+      // Three rounds warm the caches.
+      if (round >= 3) samples.get(variant.name)?.push({ ...timed, cpu });
+    }
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? "     -" : value.toFixed(2).padStart(6));
+console.log(`medians over ${ROUNDS} rounds (ms)      ready    run   exit    cpu`);
+for (const [name, list] of samples) {
+  const of = (key: keyof Sample) => median(list.map((sample) => sample[key]));
+  console.log(
+    `${name.padEnd(34)} ${ms(of("ready"))} ${ms(of("run"))} ${ms(of("exit"))} ${ms(of("cpu"))}`,
+  );
+}
