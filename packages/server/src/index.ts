@@ -19,7 +19,14 @@ export {
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
 export { platform, requestIdFor, toProblem } from "./http.ts";
-export { createLogger, type Logger, type LogLevel, type LogSink, memorySink, stdoutSink } from "./logger.ts";
+export {
+  createLogger,
+  type Logger,
+  type LogLevel,
+  type LogSink,
+  memorySink,
+  stdoutSink,
+} from "./logger.ts";
 export {
   HttpProblem,
   invalidField,
