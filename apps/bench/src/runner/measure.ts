@@ -5,10 +5,13 @@ import type { Kernel } from "../kernels/index.ts";
  * How often the young generation is collected by hand, outside the timed section. Often enough
  * that JavaScriptCore's own allocation-triggered collections, which land inside a timed
  * iteration, stop showing up (measured: without this, 100-1000 µs pauses every ~75 iterations
- * right after the full collection, every ~1000 later; with it, almost none); rarely enough that
- * the extra collections cost little wall time (1-2.5 ms per 1,000 iterations).
+ * right after the full collection, every ~1000 later; with it, almost none), and that the memory
+ * an allocating kernel writes between two collections stays small. The second is what makes
+ * runs repeatable on a shared host: with a collection every 64 iterations, 22 of 400 `json` runs
+ * were over 10% slower than the median run; every 32, none of 280 (series alternated in the same
+ * hour; docs/bench.md). Rarely enough that the extra collections cost little wall time.
  */
-export const GC_INTERVAL = 64;
+export const GC_INTERVAL = 32;
 
 /** FNV-1a's offset basis: where every checksum starts. */
 export const CHECKSUM_SEED = 0x811c9dc5;
