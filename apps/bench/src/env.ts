@@ -10,6 +10,8 @@ export const BenchEnv = T.Object({
   BENCH_QUEUE_MAX: T.Integer({ minimum: 0, maximum: 1_000, default: 16 }),
   /** A run (worker start, warm-up and timed iterations) taking longer is stopped: 500. */
   BENCH_RUN_TIMEOUT_MS: T.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
+  /** Runs made at most per request when a run was disturbed (1: answer every first run). */
+  BENCH_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 10, default: 3 }),
 });
 
 export type BenchEnv = typeof BenchEnv.static;

@@ -20,6 +20,7 @@ try {
     warmupIterations: WARMUP_ITERATIONS,
     timeoutMs: env.BENCH_RUN_TIMEOUT_MS,
     maxWaiting: env.BENCH_QUEUE_MAX,
+    maxAttempts: env.BENCH_MAX_ATTEMPTS,
   });
   logger.info("starting", { store: store.kind, runsPerMinute: env.BENCH_RATE_LIMIT });
   // A fresh process runs its first benchmarks slower (memory it has not touched yet: measured

@@ -18,6 +18,7 @@ export const realRunner = (opts: Partial<RunnerOptions> = {}): BenchmarkRunner =
     warmupIterations: WARMUP_ITERATIONS,
     timeoutMs: 30_000,
     maxWaiting: 16,
+    maxAttempts: 3,
     ...opts,
   });
 

@@ -41,6 +41,13 @@ export const BenchmarkResult = t.Object({
       description: "Every iteration's result folded into 32 bits: the same for every run of a type",
     }),
   ),
+  attempts: t.Optional(
+    JsonInteger({
+      minimum: 1,
+      description:
+        "Runs made for this answer: over 1 when a run was over 1.1 times the median of recent runs of the type (disturbed by other work on the host) and was made again; the answer is the last run",
+    }),
+  ),
   runtime: t.Optional(
     t.Object({
       name: t.String({ examples: ["bun"] }),

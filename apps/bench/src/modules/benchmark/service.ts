@@ -35,6 +35,7 @@ export function toResult(run: BenchmarkRun): BenchmarkResult {
     },
     opsPerSecond: Math.round((run.iterations / run.totalNs) * 1e10) / 10,
     checksum: run.checksum,
+    attempts: run.attempts,
     ...hostDescription,
   };
 }
