@@ -16,6 +16,7 @@
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { median } from "../../apps/bench/src/runner/stats.ts";
 import {
   BENCHMARK_TYPES,
   type BenchmarkResult,
@@ -78,13 +79,6 @@ async function throughEndpoint(url: string, type: BenchmarkType): Promise<Benchm
   return (await response.json()) as BenchmarkResult;
 }
 
-const median = (values: number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 const mean = (values: number[]) => values.reduce((sum, x) => sum + x, 0) / values.length;
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
 const cell = (x: number, digits = 3) => x.toFixed(digits).padStart(9);

@@ -1,4 +1,5 @@
 import type { BenchmarkType } from "@platform/contracts/benchmark";
+import { median } from "./stats.ts";
 
 /** How many of a type's latest runs make its reference. */
 export const HISTORY_SIZE = 9;
@@ -17,14 +18,6 @@ export type RunHistory = {
   /** Whether `meanNs` is over the reference by more than the disturbed factor. */
   isDisturbed(type: BenchmarkType, meanNs: number): boolean;
   record(type: BenchmarkType, meanNs: number): void;
-};
-
-const median = (values: readonly number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
 export function createRunHistory(size = HISTORY_SIZE): RunHistory {
