@@ -8,10 +8,21 @@ export const RunnerEnv = T.Object({
   RUNNER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   /** Sandboxes kept started and waiting; each is used for one run only. */
   RUNNER_POOL_SIZE: T.Integer({ minimum: 1, maximum: 64, default: 4 }),
-  /** Runs at once; more wait in the queue. */
-  RUNNER_MAX_CONCURRENCY: T.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /**
+   * Runs at once; more wait in the queue. Most runs are short and runs that spin are demoted to
+   * the lowest CPU priority, so this is about memory (RUNNER_MEMORY_MB each) more than cores.
+   */
+  RUNNER_MAX_CONCURRENCY: T.Integer({ minimum: 1, maximum: 64, default: 8 }),
   /** Runs waiting for a turn; past it the runner answers 503 with Retry-After. */
   RUNNER_QUEUE_SIZE: T.Integer({ minimum: 0, maximum: 1_000, default: 16 }),
+  /** Runs one client may have running or waiting at once; past it 429. */
+  RUNNER_CLIENT_MAX_RUNS: T.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  /** Sandbox time (ms, checking included) one client's runs may take per minute; past it 429. */
+  RUNNER_CLIENT_SANDBOX_MS: T.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000 }),
+  /** Processes that transpile and check programs; empty: one per RUNNER_MAX_CONCURRENCY. */
+  RUNNER_CHECKERS: T.Optional(T.Integer({ minimum: 1, maximum: 64 })),
+  /** A program whose transpiling and checking takes longer is refused. */
+  RUNNER_CHECK_TIMEOUT_MS: T.Integer({ minimum: 100, maximum: 10_000, default: 1_000 }),
   /** Memory a program may allocate beyond Bun's own start-up footprint. */
   RUNNER_MEMORY_MB: T.Integer({ minimum: 32, maximum: 4_096, default: 256 }),
   /**

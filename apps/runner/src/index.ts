@@ -8,10 +8,13 @@ import {
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
+import { startReaper } from "./sandbox/processes.ts";
 import { createSandboxRunner } from "./sandbox/runner.ts";
 import { defaultLimits, parseAllowedMissing, prepareHost } from "./sandbox/setup.ts";
 
 try {
+  // As a container's pid 1, orphaned processes are the runner's to reap.
+  const stopReaper = startReaper();
   const env = loadEnv();
   const logger = createLogger({ service: "runner", level: env.LOG_LEVEL });
   const limits = defaultLimits(env.RUNNER_MEMORY_MB);
@@ -30,6 +33,10 @@ try {
     poolSize: env.RUNNER_POOL_SIZE,
     maxConcurrency: env.RUNNER_MAX_CONCURRENCY,
     queueSize: env.RUNNER_QUEUE_SIZE,
+    perClientMaxRuns: env.RUNNER_CLIENT_MAX_RUNS,
+    clientSandboxMsPerMinute: env.RUNNER_CLIENT_SANDBOX_MS,
+    checkers: env.RUNNER_CHECKERS ?? env.RUNNER_MAX_CONCURRENCY,
+    checkTimeoutMs: env.RUNNER_CHECK_TIMEOUT_MS,
     maxOutputBytes: RUN_OUTPUT_MAX_BYTES,
     acquireTimeoutMs: 5_000,
     bunPath: host.bunPath,
@@ -54,6 +61,7 @@ try {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     maxRequestBodySize: 1024 * 1024,
     onShutdown: async () => {
+      stopReaper();
       await runner.close();
       host.dispose();
       await store.close();

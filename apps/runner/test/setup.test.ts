@@ -10,16 +10,24 @@ describe("configuration", () => {
       RUNNER_PORT: 3003,
       RUNNER_RATE_LIMIT: 60,
       RUNNER_POOL_SIZE: 4,
-      RUNNER_MAX_CONCURRENCY: 4,
+      RUNNER_MAX_CONCURRENCY: 8,
       RUNNER_QUEUE_SIZE: 16,
       RUNNER_MEMORY_MB: 256,
       RUNNER_ALLOW_MISSING_LAYERS: "",
+      RUNNER_CLIENT_MAX_RUNS: 2,
+      RUNNER_CLIENT_SANDBOX_MS: 30_000,
+      RUNNER_CHECK_TIMEOUT_MS: 1_000,
     });
+    expect(env.RUNNER_CHECKERS).toBeUndefined();
   });
 
   test("bad values are refused at start-up", () => {
     expect(() => loadEnv({ RUNNER_POOL_SIZE: "0" })).toThrow(ConfigError);
     expect(() => loadEnv({ RUNNER_RATE_LIMIT: "many" })).toThrow(ConfigError);
+    expect(() => loadEnv({ RUNNER_CLIENT_MAX_RUNS: "0" })).toThrow(ConfigError);
+    expect(() => loadEnv({ RUNNER_CLIENT_SANDBOX_MS: "10" })).toThrow(ConfigError);
+    expect(() => loadEnv({ RUNNER_CHECK_TIMEOUT_MS: "50" })).toThrow(ConfigError);
+    expect(() => loadEnv({ RUNNER_CHECKERS: "0" })).toThrow(ConfigError);
   });
 
   test("allowed missing layers: names, 'all', and nothing else", () => {

@@ -10,7 +10,7 @@ import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
 import { createLogger, memorySink, parseTrustedProxies } from "@platform/server";
 import { testStore } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
-import { buildHarness, HARNESS_FILE } from "../src/sandbox/harness.ts";
+import { buildHarness, CHECKER_FILE, HARNESS_FILE } from "../src/sandbox/harness.ts";
 import type { KernelLayers } from "../src/sandbox/layers.ts";
 import {
   createSandboxRunner,
@@ -57,6 +57,10 @@ export async function testRunner(layers: LayerSwitches, overrides: Partial<Runne
     poolSize: 1,
     maxConcurrency: 2,
     queueSize: 4,
+    perClientMaxRuns: 64,
+    clientSandboxMsPerMinute: 3_600_000,
+    checkers: 1,
+    checkTimeoutMs: 2_000,
     maxOutputBytes: RUN_OUTPUT_MAX_BYTES,
     acquireTimeoutMs: 10_000,
     bunPath: process.execPath,
@@ -179,6 +183,8 @@ export function sandboxProcesses(): { pid: number; cmdline: string }[] {
       continue;
     }
     // Outside the namespaces the harness path is the test root; inside, bwrap mounts it here.
+    // Checkers (long-lived, one per runner) are not sandboxes.
+    if (cmdline.includes(CHECKER_FILE)) continue;
     if (cmdline.includes(TEST_ROOT) || cmdline.includes(`/runner/${HARNESS_FILE}`)) {
       candidates.push({ pid: Number(entry), cmdline, started: stat.started });
     }

@@ -12,6 +12,8 @@ import { KERNEL_FILE } from "./protocol.ts";
 
 export const CHILD_DIR = join(import.meta.dir, "child");
 export const HARNESS_FILE = "main.js";
+/** The checker (checker/main.ts): transpiles and checks programs outside the runner's process. */
+export const CHECKER_FILE = "checker.js";
 /**
  * The seccomp filter bubblewrap installs (command.ts), compiled once too. Bun is pid 1 in its
  * pid namespace, so the filter is the same for every sandbox.
@@ -23,11 +25,12 @@ const SANDBOX_PID = 1;
 export async function buildHarness(outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true, mode: 0o700 });
   for (const [entry, file] of [
-    ["main.ts", HARNESS_FILE],
-    ["kernel.ts", KERNEL_FILE],
+    [join(CHILD_DIR, "main.ts"), HARNESS_FILE],
+    [join(CHILD_DIR, "kernel.ts"), KERNEL_FILE],
+    [join(import.meta.dir, "checker", "main.ts"), CHECKER_FILE],
   ] as const) {
     const build = await Bun.build({
-      entrypoints: [join(CHILD_DIR, entry)],
+      entrypoints: [entry],
       target: "bun",
       // Not `syntax`: it turns function expressions into arrows, and the lockdown's stubs for
       // constructors (new WebSocket(), new Worker()) must stay constructible to report.

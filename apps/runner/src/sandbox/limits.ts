@@ -3,8 +3,7 @@
  * and before it is given a program: prlimit(2) on its pid. The child needs no native code for
  * it, and the address-space limit starts from what Bun has really mapped by then.
  */
-
-import type * as Ffi from "bun:ffi";
+import { hostLibc } from "./host-libc.ts";
 
 export type KernelLimits = {
   /** Memory the program may allocate beyond Bun's own start-up footprint. */
@@ -25,33 +24,15 @@ export const ARENA_RESERVE_MB = 32;
 const RLIMIT = { CPU: 0, FSIZE: 1, CORE: 4, NPROC: 6, NOFILE: 7, AS: 9 } as const;
 const MIB = 1024 * 1024;
 
-/** Sets one limit (soft and hard alike) on a process; 0 on success. */
-type SetLimit = (pid: number, resource: number, value: number) => number;
-let setLimit: SetLimit | undefined;
-
-/** glibc's prlimit through bun:ffi, bound once per runner process. */
-function loadSetLimit(): SetLimit {
-  // Required when first needed rather than imported: a runner without the layer never loads it.
-  const { dlopen, FFIType, ptr }: typeof Ffi = import.meta.require("bun:ffi");
-  const { symbols } = dlopen("libc.so.6", {
-    prlimit: { args: [FFIType.i32, FFIType.i32, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
-  });
-  return (pid, resource, value) => {
-    const pair = new BigUint64Array([BigInt(value), BigInt(value)]);
-    return symbols.prlimit(pid, resource, ptr(pair), null);
-  };
-}
-
 /**
  * Sets every limit on `pid`, the address space to `mappedBytes` (what it has mapped now) plus the
  * program's allowance; returns the names of the limits refused.
  */
 export function applyLimits(pid: number, limits: KernelLimits, mappedBytes: number): string[] {
-  setLimit ??= loadSetLimit();
-  const apply = setLimit;
+  const { prlimit } = hostLibc();
   const refused: string[] = [];
   const set = (name: string, resource: number, value: number) => {
-    if (apply(pid, resource, value) !== 0) refused.push(name);
+    if (prlimit(pid, resource, value) !== 0) refused.push(name);
   };
   const allowance = Math.max(0, limits.memoryMb - ARENA_RESERVE_MB) * MIB;
   set("core", RLIMIT.CORE, 0);

@@ -27,20 +27,33 @@ export type ChildConfig = {
  */
 export type ControlMessage =
   | { t: "ready"; seccomp: string }
-  | { t: "error"; name: string; message: string; bytes?: number }
+  | { t: "error"; name: string; message?: string; bytes?: number }
   | { t: "blocked"; capability: string; bytes?: number }
   | { t: "done"; bytes?: number };
 
 export type FinalMessage = Exclude<ControlMessage, { t: "ready" }>;
 
-export function parseControlLine(line: string): ControlMessage | undefined {
+/**
+ * A control line, or undefined when the line is something else (a crash report). A final error
+ * longer than the runner's line cap arrives cut (`clipped`): its fields before the message are
+ * whole (the child writes them first) and the message is kept up to the cut.
+ */
+export function parseControlLine(line: string, clipped = false): ControlMessage | undefined {
   if (!line.startsWith('{"t":')) return undefined;
   try {
-    const message: unknown = JSON.parse(line);
+    const message: unknown = JSON.parse(clipped ? closeCutMessage(line) : line);
     return typeof message === "object" && message !== null && "t" in message
       ? (message as ControlMessage)
       : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** `{"t":"error",...,"message":"abc` → `{"t":"error",...,"message":"abc"}`, escapes kept whole. */
+function closeCutMessage(line: string): string {
+  // A cut inside an escape sequence (`\`, `\u12`) leaves it incomplete: drop that part.
+  const text = line.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "");
+  const backslashes = /\\*$/.exec(text)?.[0].length ?? 0;
+  return `${backslashes % 2 === 1 ? text.slice(0, -1) : text}"}`;
 }

@@ -37,7 +37,7 @@ const filterInForce = (status: string) =>
   /^Seccomp:\s+2$/m.test(status) && /^NoNewPrivs:\s+1$/m.test(status);
 
 /** Virtual memory the process has mapped (VmSize): Bun's heaps reserve far more than they use. */
-function mappedBytes(status: string): number {
+export function mappedBytes(status: string): number {
   const kib = Number(/^VmSize:\s+(\d+) kB$/m.exec(status)?.[1]);
   if (!Number.isFinite(kib)) throw new Error("no VmSize in the process's status");
   return kib * 1024;

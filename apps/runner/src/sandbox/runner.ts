@@ -1,16 +1,21 @@
 /**
- * The runner as one object: static check, then a warm sandbox from the pool behind the
- * concurrency gate, then the outcome as a RunResult. Each layer can be switched off on its own,
- * which is how the tests show that each one holds by itself.
+ * The runner as one object: the client's time budget, then behind the fair concurrency gate the
+ * static check (in a checker process: checker/pool.ts) and a warm sandbox from the pool, then
+ * the outcome as a RunResult. Each layer can be switched off on its own, which is how the tests
+ * show that each one holds by itself.
  */
+
+import { join } from "node:path";
 import type { RunResult } from "@platform/contracts";
 import type { Logger } from "@platform/server";
+import { createClientBudget } from "./budget.ts";
+import { createCheckerPool } from "./checker/pool.ts";
 import { pathReplacements, type SandboxSpec } from "./command.ts";
 import { createGate } from "./gate.ts";
+import { CHECKER_FILE } from "./harness.ts";
 import type { KernelLimits } from "./limits.ts";
 import { createPool } from "./pool.ts";
 import { toRunResult } from "./result.ts";
-import { checkProgram, transpileOnly } from "./static-check.ts";
 
 export type LayerSwitches = {
   static: boolean;
@@ -26,6 +31,13 @@ export type RunnerConfig = {
   poolSize: number;
   maxConcurrency: number;
   queueSize: number;
+  /** Runs one client may have running or waiting at once. */
+  perClientMaxRuns: number;
+  /** Sandbox time (checking included) one client's runs may take per minute. */
+  clientSandboxMsPerMinute: number;
+  /** Checker processes (checker/pool.ts); a check taking longer than checkTimeoutMs is stopped. */
+  checkers: number;
+  checkTimeoutMs: number;
   maxOutputBytes: number;
   /** How long a run may wait for a sandbox to become ready before the runner gives up. */
   acquireTimeoutMs: number;
@@ -38,16 +50,24 @@ export type RunnerConfig = {
 
 export type SandboxRunner = {
   readonly layers: LayerSwitches;
-  run(code: string, timeoutMs: number): Promise<RunResult>;
+  /** `client` names who asked (an address): the fairness limits are per client. */
+  run(code: string, timeoutMs: number, client?: string): Promise<RunResult>;
   stats(): {
     running: number;
     queued: number;
     ready: number;
     starting: number;
     failuresInARow: number;
+    checkersReplaced: number;
   };
   close(): Promise<void>;
 };
+
+/**
+ * A checker lives for many checks and RLIMIT_CPU counts its whole life: this much, then it is
+ * replaced like one that crashed (each check's own time is capped by checkTimeoutMs).
+ */
+const CHECKER_CPU_SECONDS = 3_600;
 
 export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
   const { layers } = config;
@@ -66,10 +86,24 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     workRoot: config.workRoot,
     logger: config.logger,
   });
-  const gate = createGate({ maxRunning: config.maxConcurrency, maxQueued: config.queueSize });
+  const gate = createGate({
+    maxRunning: config.maxConcurrency,
+    maxQueued: config.queueSize,
+    perClient: config.perClientMaxRuns,
+  });
+  const budget = createClientBudget({ msPerWindow: config.clientSandboxMsPerMinute });
+  const checkers = createCheckerPool({
+    size: config.checkers,
+    bunPath: config.bunPath,
+    file: join(config.harnessDir, CHECKER_FILE),
+    limits: layers.rlimits ? { ...config.limits, cpuSeconds: CHECKER_CPU_SECONDS } : null,
+    timeoutMs: config.checkTimeoutMs,
+    acquireTimeoutMs: config.acquireTimeoutMs,
+    logger: config.logger,
+  });
 
-  const run = async (code: string, timeoutMs: number): Promise<RunResult> => {
-    const verdict = layers.static ? checkProgram(code) : transpileOnly(code);
+  const runChecked = async (code: string, timeoutMs: number): Promise<RunResult> => {
+    const verdict = await checkers.check(code, layers.static);
     if (!verdict.ok) {
       return {
         output: "",
@@ -78,23 +112,33 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
         timedOut: false,
       };
     }
-    return gate.run(async () => {
-      const sandbox = await pool.take(config.acquireTimeoutMs);
+    const sandbox = await pool.take(config.acquireTimeoutMs);
+    try {
+      const outcome = await sandbox.run(verdict.js, {
+        timeoutMs,
+        maxOutputBytes: config.maxOutputBytes,
+      });
+      return toRunResult(outcome, {
+        timeoutMs,
+        memoryMb: config.limits.memoryMb,
+        maxOutputBytes: config.maxOutputBytes,
+        paths: pathReplacements(spec, sandbox.workDir),
+      });
+    } finally {
+      // Killed and cleaned up after the answer: the run is over, the process no longer matters.
+      void sandbox.dispose();
+      pool.replenish();
+    }
+  };
+
+  const run = (code: string, timeoutMs: number, client = "unknown"): Promise<RunResult> => {
+    budget.check(client);
+    return gate.run(client, async () => {
+      const started = performance.now();
       try {
-        const outcome = await sandbox.run(verdict.js, {
-          timeoutMs,
-          maxOutputBytes: config.maxOutputBytes,
-        });
-        return toRunResult(outcome, {
-          timeoutMs,
-          memoryMb: config.limits.memoryMb,
-          maxOutputBytes: config.maxOutputBytes,
-          paths: pathReplacements(spec, sandbox.workDir),
-        });
+        return await runChecked(code, timeoutMs);
       } finally {
-        // Killed and cleaned up after the answer: the run is over, the process no longer matters.
-        void sandbox.dispose();
-        pool.replenish();
+        budget.charge(client, performance.now() - started);
       }
     });
   };
@@ -102,7 +146,13 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
   return {
     layers,
     run,
-    stats: () => ({ ...gate.stats(), ...pool.stats() }),
-    close: () => pool.close(),
+    stats: () => ({
+      ...gate.stats(),
+      ...pool.stats(),
+      checkersReplaced: checkers.stats().replaced,
+    }),
+    close: async () => {
+      await Promise.all([pool.close(), checkers.close()]);
+    },
   };
 }

@@ -5,6 +5,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INFO_FD, PROGRAM_FILE, type SandboxSpec, sandboxCommand } from "./command.ts";
+import { demote, holdProcess, type ProcessHandle, trackSpawned } from "./processes.ts";
 import { type ControlMessage, type FinalMessage, parseControlLine } from "./protocol.ts";
 import { admit, pidFromInfo } from "./readiness.ts";
 import { collectOutput, readLines } from "./streams.ts";
@@ -22,6 +23,10 @@ export type Outcome = {
   signal: string | null;
   /** Whatever else the child wrote on standard error (a crash report), capped. */
   diagnostics: string;
+  /** The runner killed the process (time limit, output cap, a stream overflowing). */
+  killedByRunner: boolean;
+  /** The final message was longer than CONTROL_LINE_CHARS and arrived cut. */
+  finalClipped: boolean;
 };
 
 export type RunOptions = { timeoutMs: number; maxOutputBytes: number };
@@ -37,6 +42,17 @@ export type Sandbox = {
 };
 
 const MAX_DIAGNOSTICS = 4096;
+/**
+ * Caps on standard error, enforced here whatever the program did to its own process: a control
+ * line is cut at CONTROL_LINE_CHARS (an error's message included: the client sees at most
+ * 8 KiB of it), and past CONTROL_BYTES in all the sandbox is killed.
+ */
+export const CONTROL_LINE_CHARS = 16 * 1024;
+const CONTROL_BYTES = 256 * 1024;
+/** After its time limit and the kill, a run is answered within this long whatever it does. */
+const KILL_GRACE_MS = 500;
+/** A run still going after this long is demoted to the lowest CPU priority (processes.ts). */
+const DEMOTE_AFTER_MS = 25;
 
 export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);
@@ -59,15 +75,30 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   } finally {
     for (const fd of filter) closeSync(fd);
   }
+  trackSpawned(proc);
   const infoFd = proc.stdio[INFO_FD];
   const pid = reportsPid && infoFd ? pidFromInfo(infoFd) : Promise.resolve(proc.pid);
   pid.catch(() => {});
+  /** The process that runs the program: under bubblewrap, not the runner's child (see kill). */
+  let program: ProcessHandle | undefined;
+  let killedByRunner = false;
   const killGroup = () => {
     try {
       process.kill(-proc.pid, "SIGKILL");
     } catch {
       // Already gone.
     }
+  };
+  /**
+   * The program's own process first: it is pid 1 of its namespace, so every process in it goes
+   * too, and bubblewrap, seeing its child end, exits and is reaped by Bun. Killing bubblewrap
+   * first would orphan it (a zombie under a container's pid 1) and rely on its parent-death
+   * signal, which a program could clear.
+   */
+  const kill = () => {
+    killedByRunner = true;
+    if (program) program.kill();
+    else killGroup();
   };
 
   let diagnostics = "";
@@ -77,21 +108,28 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     onFinal = resolve;
   });
   let lastWord: FinalMessage | undefined;
-  const control = readLines(proc.stderr, (line) => {
-    const message = parseControlLine(line);
-    if (message?.t === "ready") onReady(message);
-    else if (message) {
-      lastWord = message;
-      onFinal(message);
-    } else if (diagnostics.length < MAX_DIAGNOSTICS) diagnostics += `${line}\n`;
-  });
+  let finalClipped = false;
+  const control = readLines(
+    proc.stderr,
+    (line, clipped) => {
+      const message = parseControlLine(line, clipped);
+      if (message?.t === "ready") onReady(message);
+      else if (message) {
+        lastWord = message;
+        finalClipped = clipped;
+        onFinal(message);
+      } else if (diagnostics.length < MAX_DIAGNOSTICS) diagnostics += `${line}\n`;
+    },
+    { maxLineChars: CONTROL_LINE_CHARS, maxBytes: CONTROL_BYTES, onOverflow: kill },
+  );
 
   const ready = new Promise<void>((resolve, reject) => {
     onReady = (message) => {
       pid.then((sandboxPid) => {
         const problem = admit(spec, message, sandboxPid);
-        if (problem) reject(new Error(problem));
-        else resolve();
+        if (problem) return reject(new Error(problem));
+        if (reportsPid) program = holdProcess(sandboxPid);
+        resolve();
       }, reject);
     };
     proc.exited.then(() =>
@@ -105,25 +143,35 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const dispose = async () => {
     if (disposed) return;
     disposed = true;
+    kill();
+    // bubblewrap exits once its child is gone; the group kill is the backstop.
+    await Promise.race([proc.exited, Bun.sleep(KILL_GRACE_MS)]);
     killGroup();
     await proc.exited;
+    program?.release();
     rmSync(workDir, { recursive: true, force: true });
   };
 
   const run = async (js: string, { timeoutMs, maxOutputBytes }: RunOptions): Promise<Outcome> => {
     writeFileSync(join(workDir, PROGRAM_FILE), js, { mode: 0o600 });
-    const output = collectOutput(proc.stdout, maxOutputBytes, killGroup);
+    const output = collectOutput(proc.stdout, maxOutputBytes, kill);
     const clock = { timedOut: false };
     const started = performance.now();
     // Closing standard input is the child's signal to import the program.
     proc.stdin.end();
+    const demotion = setTimeout(() => demote(program?.pid ?? proc.pid), DEMOTE_AFTER_MS);
+    let onDeadline = () => {};
+    const deadline = new Promise<void>((resolve) => (onDeadline = resolve));
     const timer = setTimeout(() => {
       clock.timedOut = true;
-      killGroup();
+      kill();
+      // Answered even if the streams stay open or the process lingers: the slot is freed.
+      setTimeout(onDeadline, KILL_GRACE_MS);
     }, timeoutMs);
     const exitedAndDrained = Promise.all([proc.exited, output.closed, control]).then(() => {});
     await Promise.race([
       exitedAndDrained,
+      deadline,
       // The fast path: the child's last word says how much it wrote; once that much is read,
       // the run is over, and the process is killed rather than waited for.
       final.then((message) =>
@@ -132,6 +180,7 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     ]);
     const durationMs = performance.now() - started;
     clearTimeout(timer);
+    clearTimeout(demotion);
     return {
       output: output.text(),
       truncated: output.truncated(),
@@ -141,6 +190,8 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
       exitCode: proc.exitCode,
       signal: proc.signalCode === null ? null : String(proc.signalCode),
       diagnostics,
+      killedByRunner,
+      finalClipped,
     };
   };
 

@@ -3,7 +3,17 @@
  * is explicitly allowed (RUNNER_ALLOW_MISSING_LAYERS). The runner then runs with every layer
  * the host provides, and reports them on /health/ready.
  */
-import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, type Logger, splitList } from "@platform/server";
@@ -63,6 +73,53 @@ export function scratchBase(shm = "/dev/shm"): string {
   return tmpdir();
 }
 
+const FOLDER_PREFIX = "runner-work-";
+/** Names the runner that made a folder: its pid and start time, so a reused pid is no match. */
+const OWNER_FILE = "owner";
+
+/** "<pid> <start time in clock ticks since boot>", or null once the process is gone. */
+function processIdentity(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return `${pid} ${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A runner killed without its shutdown (SIGKILL, a crash, the out-of-memory killer) leaves its
+ * folder behind, in RAM when it is /dev/shm. At start-up, every such folder of this user whose
+ * runner is gone is removed. Returns the folders removed.
+ */
+export function removeStaleFolders(base: string): string[] {
+  const removed: string[] = [];
+  const uid = process.getuid?.();
+  for (const name of readdirSync(base)) {
+    if (!name.startsWith(FOLDER_PREFIX)) continue;
+    const folder = join(base, name);
+    try {
+      const { uid: folderUid, mtimeMs } = statSync(folder);
+      if (folderUid !== uid) continue;
+      let owner: string;
+      try {
+        owner = readFileSync(join(folder, OWNER_FILE), "utf8").trim();
+      } catch {
+        // No owner file yet: a runner starting this very moment, or one that died doing so.
+        if (mtimeMs > Date.now() - 60_000) continue;
+        owner = "";
+      }
+      const pid = Number(owner.split(" ")[0]);
+      if (pid > 0 && processIdentity(pid) === owner) continue;
+    } catch {
+      continue; // gone meanwhile
+    }
+    rmSync(folder, { recursive: true, force: true });
+    removed.push(folder);
+  }
+  return removed;
+}
+
 export type HostSandboxing = {
   bunPath: string;
   harnessDir: string;
@@ -83,8 +140,12 @@ export async function prepareHost(opts: {
 }): Promise<HostSandboxing> {
   const bunPath = process.execPath;
   const bwrapPath = opts.bwrapPath === undefined ? Bun.which("bwrap") : opts.bwrapPath;
+  const base = scratchBase();
+  const stale = removeStaleFolders(base);
+  if (stale.length > 0) opts.logger.warn("removed folders of runners gone", { folders: stale });
   // Created atomically, private (0700), under a name no other user can have chosen first.
-  const root = mkdtempSync(join(scratchBase(), "runner-"));
+  const root = mkdtempSync(join(base, FOLDER_PREFIX));
+  writeFileSync(join(root, OWNER_FILE), processIdentity(process.pid) ?? "", { mode: 0o600 });
   const dispose = () => rmSync(root, { recursive: true, force: true });
   const harnessDir = await buildHarness(join(root, "harness"));
   const kernel = await detectKernelLayers({

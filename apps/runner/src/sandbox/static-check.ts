@@ -11,7 +11,12 @@ import { BLOCKED_NAMES } from "./child/blocked.ts";
 
 export type StaticVerdict =
   | { ok: true; js: string }
-  | { ok: false; name: "SyntaxError" | "SecurityError"; message: string; blocked: string[] };
+  | {
+      ok: false;
+      name: "SyntaxError" | "SecurityError" | "RangeError";
+      message: string;
+      blocked: string[];
+    };
 
 const transpilerOptions: Bun.TranspilerOptions = {
   loader: "ts",

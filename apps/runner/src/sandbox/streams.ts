@@ -1,24 +1,61 @@
 /**
  * Reading a sandbox's two output streams: control lines on standard error, the program's output
- * (capped, without the harness's START_ECHO) on standard output.
+ * (capped, without the harness's START_ECHO) on standard output. Every cap is enforced here, in
+ * the runner, whatever the program did to the JavaScript of its own process.
  */
 import { START_ECHO } from "./protocol.ts";
 
-/** Calls `onLine` for every line of `stream`, the last one even without its newline. */
+export type LineCaps = {
+  /** A longer line is passed on cut to this many characters, with `clipped` set. */
+  maxLineChars: number;
+  /** Past this many bytes in all, `onOverflow` is called once and the rest is dropped. */
+  maxBytes: number;
+  onOverflow: () => void;
+};
+
+const UNCAPPED: LineCaps = {
+  maxLineChars: Number.POSITIVE_INFINITY,
+  maxBytes: Number.POSITIVE_INFINITY,
+  onOverflow: () => {},
+};
+
+/**
+ * Calls `onLine` for every line of `stream`, the last one even without its newline. Within the
+ * caps, memory and work stay bounded however much the other side writes.
+ */
 export async function readLines(
   stream: ReadableStream<Uint8Array>,
-  onLine: (line: string) => void,
+  onLine: (line: string, clipped: boolean) => void,
+  caps: LineCaps = UNCAPPED,
 ) {
   const decoder = new TextDecoder();
   let pending = "";
+  let clipped = false;
+  let bytes = 0;
   for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    for (let newline = pending.indexOf("\n"); newline !== -1; newline = pending.indexOf("\n")) {
-      onLine(pending.slice(0, newline));
-      pending = pending.slice(newline + 1);
+    if (bytes > caps.maxBytes) continue;
+    bytes += chunk.byteLength;
+    if (bytes > caps.maxBytes) {
+      caps.onOverflow();
+      continue;
+    }
+    let text = decoder.decode(chunk, { stream: true });
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n")) {
+      const line = clipped ? pending : pending + text.slice(0, newline);
+      onLine(line.slice(0, caps.maxLineChars), clipped || line.length > caps.maxLineChars);
+      pending = "";
+      clipped = false;
+      text = text.slice(newline + 1);
+    }
+    if (!clipped) {
+      pending += text;
+      if (pending.length > caps.maxLineChars) {
+        pending = pending.slice(0, caps.maxLineChars);
+        clipped = true;
+      }
     }
   }
-  if (pending) onLine(pending);
+  if (pending) onLine(pending, clipped);
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   clientGuards,
   createRateLimiter,
+  rateLimitKey,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -27,14 +28,17 @@ export const run = (deps: RunDeps) => {
     { name: "runner-run", limit: deps.runsPerMinute, windowMs: 60_000 },
     now,
   );
-  return new Elysia({ name: "run", prefix: PATH })
-    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: runLimit }]))
-    .post("", ({ body }) => runCode(runner, body), {
-      body: RunRequest,
-      response: { 200: RunResult },
-      detail: {
-        summary:
-          "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
-      },
-    });
+  return (
+    new Elysia({ name: "run", prefix: PATH })
+      .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: runLimit }]))
+      // The fairness limits key a client as the rate limit does (an IPv6 client by its /64).
+      .post("", ({ body, clientIp }) => runCode(runner, body, rateLimitKey(clientIp)), {
+        body: RunRequest,
+        response: { 200: RunResult },
+        detail: {
+          summary:
+            "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
+        },
+      })
+  );
 };

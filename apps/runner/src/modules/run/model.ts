@@ -11,3 +11,17 @@ export const SANDBOX_UNAVAILABLE = {
   status: 503,
   title: "Sandbox unavailable",
 } as const;
+
+/** The client already has its maximum of runs running or waiting (RUNNER_CLIENT_MAX_RUNS). */
+export const CLIENT_BUSY = {
+  code: "CLIENT_RUNS_EXCEEDED",
+  status: 429,
+  title: "Too many runs at once",
+} as const;
+
+/** The client's runs used its sandbox time for the minute (RUNNER_CLIENT_SANDBOX_MS). */
+export const CLIENT_BUDGET_SPENT = {
+  code: "SANDBOX_TIME_EXCEEDED",
+  status: 429,
+  title: "Sandbox time used up",
+} as const;

@@ -1,17 +1,41 @@
 import { RUN_TIMEOUT_MAX_MS } from "@platform/contracts";
 import { HttpProblem } from "@platform/server";
-import { GateFullError } from "../../sandbox/gate.ts";
+import { BudgetSpentError } from "../../sandbox/budget.ts";
+import { ClientBusyError, GateFullError } from "../../sandbox/gate.ts";
 import { NoSandboxError } from "../../sandbox/pool.ts";
 import type { SandboxRunner } from "../../sandbox/runner.ts";
-import { RUNNER_BUSY, type RunRequest, type RunResult, SANDBOX_UNAVAILABLE } from "./model.ts";
+import {
+  CLIENT_BUDGET_SPENT,
+  CLIENT_BUSY,
+  RUNNER_BUSY,
+  type RunRequest,
+  type RunResult,
+  SANDBOX_UNAVAILABLE,
+} from "./model.ts";
 
 /** Spec 4.3 rule 2: the timeout field when given, else 5000 ms; the schema caps it at 5000. */
 export const DEFAULT_TIMEOUT_MS = RUN_TIMEOUT_MAX_MS;
 
-export async function runCode(runner: SandboxRunner, request: RunRequest): Promise<RunResult> {
+export async function runCode(
+  runner: SandboxRunner,
+  request: RunRequest,
+  client: string,
+): Promise<RunResult> {
   try {
-    return await runner.run(request.code, request.timeout ?? DEFAULT_TIMEOUT_MS);
+    return await runner.run(request.code, request.timeout ?? DEFAULT_TIMEOUT_MS, client);
   } catch (error) {
+    if (error instanceof ClientBusyError) {
+      throw new HttpProblem(CLIENT_BUSY, {
+        detail: `${error.message}; retry when one has answered`,
+        headers: { "retry-after": "1" },
+      });
+    }
+    if (error instanceof BudgetSpentError) {
+      throw new HttpProblem(CLIENT_BUDGET_SPENT, {
+        detail: `${error.message}; retry in ${error.retryAfterSeconds} s`,
+        headers: { "retry-after": String(error.retryAfterSeconds) },
+      });
+    }
     if (error instanceof GateFullError) {
       throw new HttpProblem(RUNNER_BUSY, {
         detail: "Every sandbox is busy and the queue is full; retry shortly",

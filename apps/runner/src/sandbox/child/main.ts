@@ -40,14 +40,19 @@ let outputBytes = 0;
 const countedBytes = () => (config.lockdown ? outputBytes : undefined);
 
 /** One control line. Null-prototype objects: a polluted Object.prototype.toJSON cannot reach it. */
-function send(message: Record<string, unknown>): void {
+function send(message: Record<string, unknown>): boolean {
   try {
     writeControl(`${stringify(message)}\n`);
     flushControl();
+    return true;
   } catch {
-    // The parent is gone or the pipe is closed: nothing left to tell.
+    // The parent is gone or the pipe is closed, or no memory was left to encode the message.
+    return false;
   }
 }
+
+/** Written as it is when an error cannot be encoded: built now, while memory is there. */
+const UNREPORTABLE = `${stringify({ t: "error", name: "RangeError", message: "Out of memory: the program's error could not be reported" })}\n`;
 
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
 
@@ -70,7 +75,17 @@ function describe(thrown: unknown): { name: string; message: string } {
 }
 
 function fail(thrown: unknown): never {
-  send({ __proto__: null, t: "error", ...describe(thrown), bytes: countedBytes() });
+  // The message last: a line the runner cuts at its cap keeps every other field whole.
+  let sent = false;
+  try {
+    sent = send({ __proto__: null, t: "error", bytes: countedBytes(), ...describe(thrown) });
+  } catch {}
+  if (!sent) {
+    try {
+      writeControl(UNREPORTABLE);
+      flushControl();
+    } catch {}
+  }
   return exit(1);
 }
 

@@ -1,0 +1,48 @@
+/**
+ * The runner's own calls into the C library (bun:ffi), bound once per runner process on first
+ * use: prlimit(2) for the resource-limit layer, pidfds to signal a sandbox's real process without
+ * racing pid reuse, and waitpid(2) to reap children the runner adopted (as a container's pid 1).
+ * No JavaScript API offers them.
+ */
+import type * as Ffi from "bun:ffi";
+
+const SYS_pidfd_send_signal = 424;
+const SYS_pidfd_open = 434;
+const WNOHANG = 1;
+
+type HostLibc = {
+  prlimit(pid: number, resource: number, value: number): number;
+  pidfdOpen(pid: number): number;
+  pidfdSignal(pidfd: number, signal: number): number;
+  /** The pid reaped, 0 when the child has not exited, -1 when it is not a child. */
+  reap(pid: number): number;
+};
+
+let libc: HostLibc | undefined;
+
+export function hostLibc(): HostLibc {
+  libc ??= load();
+  return libc;
+}
+
+function load(): HostLibc {
+  // Required when first needed rather than imported: tests and tools that never call these
+  // do not load bun:ffi.
+  const { dlopen, FFIType, ptr }: typeof Ffi = import.meta.require("bun:ffi");
+  const { i32, i64, ptr: pointer } = FFIType;
+  const { symbols } = dlopen("libc.so.6", {
+    prlimit: { args: [i32, i32, pointer, pointer], returns: i32 },
+    syscall: { args: [i64, i64, i64, i64, i64], returns: i64 },
+    waitpid: { args: [i32, pointer, i32], returns: i32 },
+  });
+  return {
+    prlimit(pid, resource, value) {
+      const pair = new BigUint64Array([BigInt(value), BigInt(value)]);
+      return symbols.prlimit(pid, resource, ptr(pair), null);
+    },
+    pidfdOpen: (pid) => Number(symbols.syscall(SYS_pidfd_open, pid, 0, 0, 0)),
+    pidfdSignal: (pidfd, signal) =>
+      Number(symbols.syscall(SYS_pidfd_send_signal, pidfd, signal, 0, 0)),
+    reap: (pid) => symbols.waitpid(pid, null, WNOHANG),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The runner's hold on the processes it starts. Under bubblewrap the program runs in a process
+ * that is not the runner's child (bubblewrap's child, in its own session), so it is signalled
+ * through a pidfd taken while it is known to be alive: a pid number could be reused by then.
+ * Children the runner adopts (as a container's pid 1, orphans are re-parented to it) are reaped
+ * here; children Bun started are left to Bun, which waits for them itself.
+ */
+import { closeSync, readdirSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
+import { hostLibc } from "./host-libc.ts";
+
+const SIGKILL = 9;
+/** The lowest CPU priority: a sandbox that runs long yields its core to short runs. */
+const LOWEST_PRIORITY = 19;
+
+/** A process to kill reliably, pid reuse or not. */
+export type ProcessHandle = {
+  readonly pid: number;
+  kill(): void;
+  release(): void;
+};
+
+export function holdProcess(pid: number): ProcessHandle {
+  let pidfd = hostLibc().pidfdOpen(pid);
+  return {
+    pid,
+    kill() {
+      if (pidfd >= 0) hostLibc().pidfdSignal(pidfd, SIGKILL);
+    },
+    release() {
+      if (pidfd >= 0) closeSync(pidfd);
+      pidfd = -1;
+    },
+  };
+}
+
+/** Nice values are per thread on Linux: every thread of `pid` gets the lowest priority. */
+export function demote(pid: number): void {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return; // gone already
+  }
+  for (const tid of threads) {
+    try {
+      setPriority(Number(tid), LOWEST_PRIORITY);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+}
+
+/** Pids of the processes Bun.spawn started for the runner, which Bun itself waits for. */
+const spawned = new Set<number>();
+
+export function trackSpawned(proc: { pid: number; exited: Promise<unknown> }): void {
+  spawned.add(proc.pid);
+  void proc.exited.then(() => spawned.delete(proc.pid));
+}
+
+/** Children of this process that have exited and wait to be reaped (state Z). */
+function zombieChildren(): number[] {
+  const zombies: number[] = [];
+  let threads: string[];
+  try {
+    threads = readdirSync("/proc/self/task");
+  } catch {
+    return zombies;
+  }
+  for (const tid of threads) {
+    let children: string;
+    try {
+      children = readFileSync(`/proc/self/task/${tid}/children`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const child of children.split(" ")) {
+      const pid = Number(child);
+      if (!pid || spawned.has(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) zombies.push(pid);
+      } catch {
+        // Reaped meanwhile.
+      }
+    }
+  }
+  return zombies;
+}
+
+/** Reaps every adopted child that has exited; returns how many. */
+export function reapAdopted(): number {
+  let reaped = 0;
+  for (const pid of zombieChildren()) if (hostLibc().reap(pid) === pid) reaped++;
+  return reaped;
+}
+
+/**
+ * As pid 1 (a container started without an init), orphans are re-parented to the runner and
+ * stay zombies unless it reaps them: every `intervalMs`. Elsewhere a no-op: the host's init or
+ * the container's (`init: true`) reaps them.
+ */
+export function startReaper(intervalMs = 1_000, isInit = process.pid === 1): () => void {
+  if (!isInit) return () => {};
+  const timer = setInterval(reapAdopted, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
