@@ -98,7 +98,19 @@ describe("runner sandbox in a container", () => {
     expect(profile.defaultAction).toBeString();
     expect(profile.syscalls.length).toBeGreaterThan(0);
   });
+
+  test("an init process reaps orphaned sandbox processes", () => {
+    expect((compose.services.runner as Service & { init?: boolean }).init).toBe(true);
+  });
 });
+
+/**
+ * How each container starts: the start script through `bun run`, except the runner, which runs
+ * the script's command itself so that it is pid 1 and reaps orphaned sandboxes.
+ */
+const START: Record<string, string[]> = Object.fromEntries(
+  APPS.map((app) => [app, app === "runner" ? ["bun", "src/index.ts"] : ["bun", "run", "start"]]),
+);
 
 describe.each(APPS)("%s image", (app) => {
   const svc = service(app);
@@ -114,11 +126,11 @@ describe.each(APPS)("%s image", (app) => {
     expect(text).toMatch(/^USER (?!root)\w+/m);
     expect(text).toContain(`WORKDIR /repo/apps/${app}`);
     expect(text).toContain(`EXPOSE ${PORTS[app]}`);
-    expect(text).toContain('CMD ["bun", "run", "start"]');
+    expect(text).toContain(`CMD ${JSON.stringify(START[app]).replaceAll(",", ", ")}`);
   });
 
   test("the compose command is the app's own start script, and that script's entry exists", async () => {
-    expect(svc.command).toEqual(["bun", "run", "start"]);
+    expect(svc.command).toEqual(START[app]);
     const pkg = await Bun.file(join(appDir, "package.json")).json();
     expect(pkg.scripts.start).toBe("bun src/index.ts");
     expect(existsSync(join(appDir, "src/index.ts"))).toBe(true);
