@@ -39,6 +39,11 @@ function withRunner(layers: Partial<typeof NO_LAYERS>) {
 }
 
 const fetchListener = `await fetch("http://127.0.0.1:${listener.port}/")`;
+/**
+ * Without pipes, a spawn reaches the process creation itself (the filter refuses it with
+ * EPERM); with them it already fails at socketpair, which the allowlist does not have (ENOSYS).
+ */
+const NO_PIPES = '{ stdio: ["ignore", "ignore", "ignore"] }';
 
 describe("runtime lockdown alone", () => {
   const run = withRunner({ lockdown: true });
@@ -95,7 +100,7 @@ describe("seccomp filter alone", () => {
 
   test("starting a process fails with EPERM", async () => {
     const result = await run(
-      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"])`,
+      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"], ${NO_PIPES})`,
     );
     expect(result.error).toContain("EPERM");
     expect(files.written()).toBe(false);
@@ -103,7 +108,7 @@ describe("seccomp filter alone", () => {
 
   test("node's child_process fails too", async () => {
     const result = await run(
-      `process.getBuiltinModule("node:child_process").execSync("touch ${files.forbidden}")`,
+      `process.getBuiltinModule("node:child_process").execSync("touch ${files.forbidden}", { stdio: "ignore" })`,
     );
     expect(result.error).toContain("EPERM");
     expect(files.written()).toBe(false);
@@ -134,7 +139,7 @@ describe("seccomp filter installed by bubblewrap (namespaces on, nothing else)",
 
   test("starting a process fails with EPERM", async () => {
     const result = await run(
-      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"])`,
+      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"], ${NO_PIPES})`,
     );
     expect(result.error).toContain("EPERM");
     expect(files.written()).toBe(false);
@@ -147,7 +152,7 @@ describe("seccomp filter installed by bubblewrap (namespaces on, nothing else)",
 
   test("execve, which bubblewrap needs to start Bun, only restarts Bun under the same filter", async () => {
     const script = `${filterStatus}
-      try { Bun.spawnSync(["/bun", "--version"]); console.log("spawned"); } catch (e) { console.log(e.code); }`;
+      try { Bun.spawnSync(["/bun", "--version"], ${NO_PIPES}); console.log("spawned"); } catch (e) { console.log(e.code); }`;
     const result = await run(
       `process.execve("/proc/self/exe", ["bun", "-e", ${JSON.stringify(script)}], {})`,
     );

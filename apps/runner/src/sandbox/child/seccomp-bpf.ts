@@ -3,17 +3,20 @@
  * helper or libseccomp is needed: bubblewrap installs it before it starts Bun (see
  * ../command.ts), or, without bubblewrap, the child hands it to the kernel itself (kernel.ts).
  *
- * Policy: everything is allowed except what would let a program leave the sandbox or reach the
- * network: new processes (fork, vfork, clone without CLONE_THREAD, execve), sockets of any
- * family, signals to other processes, and the kernel interfaces that sandboxes are escaped
- * through (ptrace, mount, namespaces, io_uring, bpf, keyrings, ...).
+ * Policy: an allowlist. The calls Bun was seen to make (syscalls.ts, each with why) are allowed;
+ * a few dangerous ones only with the arguments Bun uses (prctl, ioctl, clone, signals,
+ * prlimit64); known ways out of a sandbox are refused with EPERM (sockets with EACCES); every
+ * other call, including any a future kernel adds, is refused with ENOSYS, which libc and Bun
+ * treat as "not available here" and fall back from.
  */
+import { ALLOWED, DENIED, FILTERED, SPECIAL } from "./syscalls.ts";
+
+export { SYS } from "./syscalls.ts";
 
 /** AUDIT_ARCH_X86_64: the filter is only correct for this system-call table. */
 const AUDIT_ARCH_X86_64 = 0xc000003e;
 /** x32 system calls share the x86_64 entry point with this bit set; they are all refused. */
 const X32_SYSCALL_BIT = 0x40000000;
-const CLONE_THREAD = 0x00010000;
 
 const RET_ALLOW = 0x7fff0000;
 const RET_KILL_PROCESS = 0x80000000;
@@ -23,118 +26,32 @@ export const EPERM = 1;
 export const EACCES = 13;
 export const ENOSYS = 38;
 
-/** x86_64 system-call numbers (arch/x86/entry/syscalls/syscall_64.tbl). */
-export const SYS = {
-  socket: 41,
-  clone: 56,
-  fork: 57,
-  vfork: 58,
-  execve: 59,
-  kill: 62,
-  ptrace: 101,
-  syslog: 103,
-  personality: 135,
-  pivot_root: 155,
-  setrlimit: 160,
-  chroot: 161,
-  acct: 163,
-  mount: 165,
-  umount2: 166,
-  swapon: 167,
-  swapoff: 168,
-  reboot: 169,
-  iopl: 172,
-  ioperm: 173,
-  init_module: 175,
-  delete_module: 176,
-  tkill: 200,
-  tgkill: 234,
-  kexec_load: 246,
-  add_key: 248,
-  request_key: 249,
-  keyctl: 250,
-  unshare: 272,
-  perf_event_open: 298,
-  fanotify_init: 300,
-  prlimit64: 302,
-  name_to_handle_at: 303,
-  open_by_handle_at: 304,
-  setns: 308,
-  process_vm_readv: 310,
-  process_vm_writev: 311,
-  finit_module: 313,
-  kexec_file_load: 320,
-  bpf: 321,
-  execveat: 322,
-  userfaultfd: 323,
-  pidfd_send_signal: 424,
-  io_uring_setup: 425,
-  io_uring_enter: 426,
-  io_uring_register: 427,
-  open_tree: 428,
-  move_mount: 429,
-  fsopen: 430,
-  fsconfig: 431,
-  fsmount: 432,
-  fspick: 433,
-  pidfd_open: 434,
-  clone3: 435,
-  pidfd_getfd: 438,
-  mount_setattr: 442,
-} as const;
+/** clone flags: a thread shares memory, signal handlers and thread group with its creator. */
+const THREAD_FLAGS = [0x00000100 /* VM */, 0x00000800 /* SIGHAND */, 0x00010000 /* THREAD */];
+/**
+ * Never on a clone: new namespaces (NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET),
+ * another parent (PARENT), vfork, ptrace and pidfd semantics.
+ */
+const CLONE_FORBIDDEN =
+  0x00020000 |
+  0x02000000 |
+  0x04000000 |
+  0x08000000 |
+  0x10000000 |
+  0x20000000 |
+  0x40000000 |
+  0x00008000 |
+  0x00004000 |
+  0x00002000 |
+  0x00800000 |
+  0x00001000;
 
-/** Refused outright with EPERM: each is a way out of a sandbox, and Bun needs none of them. */
-const DENIED: readonly number[] = [
-  SYS.fork,
-  SYS.vfork,
-  SYS.execve,
-  SYS.execveat,
-  SYS.ptrace,
-  SYS.process_vm_readv,
-  SYS.process_vm_writev,
-  SYS.tkill,
-  SYS.pidfd_open,
-  SYS.pidfd_send_signal,
-  SYS.pidfd_getfd,
-  SYS.setrlimit,
-  SYS.mount,
-  SYS.umount2,
-  SYS.pivot_root,
-  SYS.chroot,
-  SYS.unshare,
-  SYS.setns,
-  SYS.open_tree,
-  SYS.move_mount,
-  SYS.fsopen,
-  SYS.fsconfig,
-  SYS.fsmount,
-  SYS.fspick,
-  SYS.mount_setattr,
-  SYS.name_to_handle_at,
-  SYS.open_by_handle_at,
-  SYS.bpf,
-  SYS.perf_event_open,
-  SYS.userfaultfd,
-  SYS.keyctl,
-  SYS.add_key,
-  SYS.request_key,
-  SYS.kexec_load,
-  SYS.kexec_file_load,
-  SYS.init_module,
-  SYS.finit_module,
-  SYS.delete_module,
-  SYS.reboot,
-  SYS.swapon,
-  SYS.swapoff,
-  SYS.acct,
-  SYS.syslog,
-  SYS.iopl,
-  SYS.ioperm,
-  SYS.personality,
-  SYS.fanotify_init,
-];
+/** prctl options Bun uses: thread names (JSC, mimalloc, Bun's pool) and naming JSC's mappings. */
+const PRCTL_ALLOWED = [15 /* PR_SET_NAME */, 16 /* PR_GET_NAME */, 0x53564d41 /* PR_SET_VMA */];
+/** ioctl requests Bun uses: isatty() on the standard streams, and the terminal's width. */
+const IOCTL_ALLOWED = [0x5401 /* TCGETS */, 0x5413 /* TIOCGWINSZ */];
 
-type Instruction = { code: number; jt: number; jf: number; k: number };
+export type Instruction = { code: number; jt: number; jf: number; k: number };
 
 const LD_W_ABS = 0x20;
 const JEQ_K = 0x15;
@@ -163,6 +80,23 @@ const argLow = (index: number) => 16 + 8 * index;
 const argHigh = (index: number) => 20 + 8 * index;
 
 /**
+ * "If the accumulator is one of `values`, return `action`", falling through otherwise. Chunks of
+ * at most 200 comparisons each end in their own return, so no jump exceeds BPF's 255.
+ */
+function returnIfOneOf(values: readonly number[], action: number): Instruction[] {
+  const out: Instruction[] = [];
+  for (let start = 0; start < values.length; start += 200) {
+    const chunk = values.slice(start, start + 200);
+    chunk.forEach((value, i) => {
+      const last = i === chunk.length - 1;
+      out.push(jumpIfEqual(value, chunk.length - 1 - i, last ? 1 : 0));
+    });
+    out.push(ret(action));
+  }
+  return out;
+}
+
+/**
  * One rule: "if the call is `nr`, run `body`", where every path of `body` returns. A rule that
  * does not match jumps over its body to the next rule, which reloads the call number.
  */
@@ -182,8 +116,15 @@ export type FilterOptions = {
 };
 
 export function buildFilter({ ownPid, allowExecve = false }: FilterOptions): Instruction[] {
+  const allow = ret(RET_ALLOW);
   const deny = ret(retErrno(EPERM));
-  const denied = allowExecve ? DENIED.filter((nr) => nr !== SYS.execve) : DENIED;
+  const enosys = ret(retErrno(ENOSYS));
+  /** Allowed when the first argument (an int) is one of `values`. */
+  const firstArgIn = (values: number[]) => [
+    load(argLow(0)),
+    ...returnIfOneOf(values, RET_ALLOW),
+    deny,
+  ];
   return [
     // A filter for another architecture's call table would allow the wrong calls: kill.
     load(ARCH),
@@ -192,46 +133,60 @@ export function buildFilter({ ownPid, allowExecve = false }: FilterOptions): Ins
     load(NR),
     jumpIfAnyBit(X32_SYSCALL_BIT, 0, 1),
     deny,
-    // Threads are clones with CLONE_THREAD; anything else would be a new process.
-    ...rule(SYS.clone, [load(argLow(0)), jumpIfAnyBit(CLONE_THREAD, 0, 1), ret(RET_ALLOW), deny]),
-    // clone3 passes its flags in memory, out of a filter's reach: ENOSYS makes libc use clone.
-    ...rule(SYS.clone3, [ret(retErrno(ENOSYS))]),
-    // io_uring can open sockets and files without the system calls this filter sees.
-    ...rule(SYS.io_uring_setup, [ret(retErrno(ENOSYS))]),
-    ...rule(SYS.io_uring_enter, [ret(retErrno(ENOSYS))]),
-    ...rule(SYS.io_uring_register, [ret(retErrno(ENOSYS))]),
-    // No sockets at all: no internet, no host or abstract Unix sockets. socketpair stays.
-    ...rule(SYS.socket, [ret(retErrno(EACCES))]),
-    // Signals only to itself (0 is its own process group, which only it is in).
-    ...rule(SYS.kill, signalOwnOnly(ownPid)),
-    ...rule(SYS.tgkill, signalOwnOnly(ownPid)),
-    // Reading limits stays possible (libc's getrlimit is prlimit64 with no new limit).
-    ...rule(SYS.prlimit64, [
+    // The accumulator holds the call number: the plain allowlist first, hot calls at its head.
+    ...returnIfOneOf(
+      ALLOWED.map(([, nr]) => nr),
+      RET_ALLOW,
+    ),
+    // Threads only: a clone sharing memory, handlers and thread group, with no new namespace.
+    ...rule(FILTERED.clone, [
+      load(argLow(0)),
+      jumpIfAnyBit(CLONE_FORBIDDEN, THREAD_FLAGS.length + 1, 0),
+      ...THREAD_FLAGS.map((flag, i) => jumpIfAnyBit(flag, 0, THREAD_FLAGS.length - i)),
+      allow,
+      deny,
+    ]),
+    ...rule(FILTERED.prctl, firstArgIn(PRCTL_ALLOWED)),
+    ...rule(FILTERED.ioctl, [load(argLow(1)), ...returnIfOneOf(IOCTL_ALLOWED, RET_ALLOW), deny]),
+    // Signals only to itself: the first argument is the target process (thread group).
+    ...rule(FILTERED.kill, firstArgIn([ownPid])),
+    ...rule(FILTERED.tgkill, firstArgIn([ownPid])),
+    ...rule(FILTERED.rt_sigqueueinfo, firstArgIn([ownPid])),
+    ...rule(FILTERED.rt_tgsigqueueinfo, firstArgIn([ownPid])),
+    // Reading its own limits (libc's getrlimit is prlimit64(0, resource, NULL, old)), no more.
+    ...rule(FILTERED.prlimit64, [
+      load(argLow(0)),
+      jumpIfEqual(0, 0, 5),
       load(argLow(2)),
       jumpIfEqual(0, 0, 3),
       load(argHigh(2)),
       jumpIfEqual(0, 0, 1),
-      ret(RET_ALLOW),
+      allow,
       deny,
     ]),
-    ...denied.flatMap((nr) => rule(nr, [deny])),
-    ret(RET_ALLOW),
-  ];
-}
-
-/** Allowed when the target pid (first argument, an int) is the process itself or 0. */
-function signalOwnOnly(ownPid: number): Instruction[] {
-  return [
-    load(argLow(0)),
-    jumpIfEqual(ownPid, 2, 0),
-    jumpIfEqual(0, 1, 0),
-    ret(retErrno(EPERM)),
-    ret(RET_ALLOW),
+    // clone3 passes its flags in memory, out of a filter's reach: ENOSYS makes libc use clone.
+    ...rule(SPECIAL.clone3, [enosys]),
+    // No sockets at all: no internet, no host or abstract Unix sockets.
+    ...rule(SPECIAL.socket, [ret(retErrno(EACCES))]),
+    ...(allowExecve ? rule(SPECIAL.execve, [allow]) : []),
+    // io_uring (as ENOSYS, so a library would fall back) and the known escape hatches (EPERM).
+    load(NR),
+    ...returnIfOneOf(
+      [SPECIAL.io_uring_setup, SPECIAL.io_uring_enter, SPECIAL.io_uring_register],
+      retErrno(ENOSYS),
+    ),
+    ...returnIfOneOf(
+      [...(allowExecve ? [] : [SPECIAL.execve]), ...Object.values(DENIED)],
+      retErrno(EPERM),
+    ),
+    // Everything else, today's unlisted calls and tomorrow's new ones: "no such call".
+    enosys,
   ];
 }
 
 /** struct sock_filter[]: u16 code, u8 jt, u8 jf, u32 k, little-endian. */
 export function encodeFilter(program: Instruction[]): Uint8Array {
+  if (program.length > 4096) throw new RangeError("BPF program longer than 4096 instructions");
   const bytes = new Uint8Array(program.length * 8);
   const view = new DataView(bytes.buffer);
   program.forEach(({ code, jt, jf, k }, i) => {
