@@ -35,6 +35,7 @@ try {
     bunPath: host.bunPath,
     bwrapPath: host.bwrapPath,
     harnessDir: host.harnessDir,
+    libraries: host.libraries,
     workRoot: host.workRoot,
     logger,
   });

@@ -16,6 +16,7 @@ import {
   NO_LAYERS,
   TEST_ROOT,
   testHarness,
+  testLibraries,
   testRunner,
 } from "./support.ts";
 
@@ -246,6 +247,7 @@ describe("detection at start-up", () => {
       bunPath: process.execPath,
       bwrapPath,
       harnessDir: await testHarness(),
+      libraries: testLibraries,
       limits: defaultLimits(128),
       workRoot: join(TEST_ROOT, "probe"),
     });
@@ -259,6 +261,7 @@ describe("detection at start-up", () => {
       bunPath: process.execPath,
       bwrapPath: null,
       harnessDir: await testHarness(),
+      libraries: testLibraries,
       limits: defaultLimits(128),
       workRoot: join(TEST_ROOT, "probe-without-bwrap"),
     });

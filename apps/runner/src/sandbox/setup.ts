@@ -15,6 +15,7 @@ import {
   type KernelLayers,
 } from "./layers.ts";
 import type { KernelLimits } from "./limits.ts";
+import { bunLibraries, type LibraryBind } from "./visible-files.ts";
 
 export function defaultLimits(memoryMb: number): KernelLimits {
   return {
@@ -66,6 +67,7 @@ export function scratchBase(shm = "/dev/shm"): string {
 export type HostSandboxing = {
   bunPath: string;
   harnessDir: string;
+  libraries: readonly LibraryBind[];
   bwrapPath: string | null;
   kernel: KernelLayers;
   /** Where the pool puts the sandboxes' folders. */
@@ -83,6 +85,8 @@ export async function prepareHost(opts: {
 }): Promise<HostSandboxing> {
   const bunPath = process.execPath;
   const bwrapPath = opts.bwrapPath === undefined ? Bun.which("bwrap") : opts.bwrapPath;
+  // Once, here: every sandbox under bubblewrap binds them (command.ts).
+  const libraries = bwrapPath ? bunLibraries(bunPath) : [];
   // Created atomically, private (0700), under a name no other user can have chosen first.
   const root = mkdtempSync(join(scratchBase(), "runner-"));
   const dispose = () => rmSync(root, { recursive: true, force: true });
@@ -91,6 +95,7 @@ export async function prepareHost(opts: {
     bunPath,
     bwrapPath,
     harnessDir,
+    libraries,
     limits: opts.limits,
     workRoot: join(root, "probe"),
   });
@@ -105,5 +110,13 @@ export async function prepareHost(opts: {
     );
   }
   if (missing.length > 0) opts.logger.warn("running without kernel layers", { missing });
-  return { bunPath, bwrapPath, harnessDir, kernel, workRoot: join(root, "runs"), dispose };
+  return {
+    bunPath,
+    bwrapPath,
+    harnessDir,
+    libraries,
+    kernel,
+    workRoot: join(root, "runs"),
+    dispose,
+  };
 }
