@@ -42,6 +42,7 @@ try {
     bunPath: host.bunPath,
     bwrapPath: host.bwrapPath,
     harnessDir: host.harnessDir,
+    libraries: host.libraries,
     workRoot: host.workRoot,
     logger,
   });

@@ -16,6 +16,7 @@ import {
   NO_LAYERS,
   TEST_ROOT,
   testHarness,
+  testLibraries,
   testRunner,
 } from "./support.ts";
 
@@ -251,6 +252,7 @@ describe("detection at start-up", () => {
       bunPath: process.execPath,
       bwrapPath,
       harnessDir: await testHarness(),
+      libraries: testLibraries,
       limits: defaultLimits(128),
       workRoot: join(TEST_ROOT, "probe"),
     });
@@ -264,6 +266,7 @@ describe("detection at start-up", () => {
       bunPath: process.execPath,
       bwrapPath: null,
       harnessDir: await testHarness(),
+      libraries: testLibraries,
       limits: defaultLimits(128),
       workRoot: join(TEST_ROOT, "probe-without-bwrap"),
     });

@@ -15,6 +15,7 @@ const spec: SandboxSpec = {
   bunPath: process.execPath,
   bwrapPath: "/usr/bin/bwrap",
   harnessDir: TEST_ROOT,
+  libraries: [],
   lockdown: true,
   seccomp: true,
   limits: null,

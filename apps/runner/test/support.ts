@@ -18,6 +18,7 @@ import {
   type RunnerConfig,
 } from "../src/sandbox/runner.ts";
 import { defaultLimits } from "../src/sandbox/setup.ts";
+import { bunLibraries } from "../src/sandbox/visible-files.ts";
 
 export const ALL_LAYERS: LayerSwitches = {
   static: true,
@@ -47,6 +48,9 @@ export const testHarness = () => {
 
 export const bwrapPath = Bun.which("bwrap");
 
+/** What the runner binds into each sandbox, found as prepareHost finds it. */
+export const testLibraries = bunLibraries(process.execPath);
+
 export const silentLogger = () =>
   createLogger({ service: "runner", level: "silent", sink: memorySink() });
 
@@ -66,6 +70,7 @@ export async function testRunner(layers: LayerSwitches, overrides: Partial<Runne
     bunPath: process.execPath,
     bwrapPath,
     harnessDir: await testHarness(),
+    libraries: testLibraries,
     workRoot: join(TEST_ROOT, `runs-${Bun.randomUUIDv7().slice(-8)}`),
     logger: silentLogger(),
     ...overrides,

@@ -6,13 +6,16 @@ import { join } from "node:path";
 import { HARNESS_FILE, SECCOMP_FILE } from "./harness.ts";
 import { ARENA_RESERVE_MB, type KernelLimits } from "./limits.ts";
 import type { ChildConfig } from "./protocol.ts";
+import { type LibraryBind, libraryBindArgs } from "./visible-files.ts";
 
 export type SandboxSpec = {
   bunPath: string;
   /** Absolute path of bwrap; null runs Bun directly (no namespaces). */
   bwrapPath: string | null;
-  /** The folder of the built harness (see harness.ts), mounted read-only. */
+  /** The folder of the built harness (see harness.ts): only its HARNESS_FILE is mounted. */
   harnessDir: string;
+  /** The shared libraries Bun links, found at start-up (visible-files.ts), bound read-only. */
+  libraries: readonly LibraryBind[];
   lockdown: boolean;
   seccomp: boolean;
   /** Applied by the parent once the sandbox is ready (limits.ts). */
@@ -20,7 +23,7 @@ export type SandboxSpec = {
 };
 
 /** Where things are inside the namespaces: no host path is visible to the program. */
-const INSIDE = { bun: "/bun", harness: "/runner", work: "/sandbox" } as const;
+export const INSIDE = { bun: "/bun", harness: "/runner", work: "/sandbox" } as const;
 
 export const PROGRAM_FILE = "main.mjs";
 
@@ -98,24 +101,21 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--new-session",
       "--clearenv",
       ...env,
-      // The file system is Bun, the C library, the harness and the program, all read-only.
+      // The file system is Bun, the libraries it links, the harness's one file Bun runs and
+      // the program, all read-only: docs/security.md lists every path, a test checks the list.
       "--ro-bind",
       spec.bunPath,
       INSIDE.bun,
+      ...libraryBindArgs(spec.libraries),
       "--ro-bind",
-      "/lib",
-      "/lib",
-      "--ro-bind-try",
-      "/lib64",
-      "/lib64",
-      "--ro-bind",
-      spec.harnessDir,
-      INSIDE.harness,
+      join(spec.harnessDir, HARNESS_FILE),
+      `${INSIDE.harness}/${HARNESS_FILE}`,
       "--ro-bind",
       workDir,
       INSIDE.work,
-      // Bun reads /proc/self/maps at start-up; this /proc shows the sandbox's own pids only.
-      // No /dev: Bun needs none of it, and mounting it costs every sandbox half a millisecond.
+      // Bun aborts at start-up without /proc (it reads /proc/self/maps); this one shows the
+      // sandbox's own pids only. No /dev: Bun needs none of it, and mounting it costs every
+      // sandbox half a millisecond.
       "--proc",
       "/proc",
       // bubblewrap's own root (a tmpfs) too: no file can be created anywhere.

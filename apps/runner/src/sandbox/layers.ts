@@ -44,6 +44,7 @@ export type DetectOptions = {
   bunPath: string;
   bwrapPath: string | null;
   harnessDir: string;
+  libraries: SandboxSpec["libraries"];
   limits: KernelLimits;
   workRoot: string;
 };
@@ -77,6 +78,7 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
     bunPath: opts.bunPath,
     bwrapPath: null,
     harnessDir: opts.harnessDir,
+    libraries: opts.libraries,
     lockdown: false,
     seccomp: false,
     limits: null,

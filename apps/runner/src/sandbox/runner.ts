@@ -44,6 +44,8 @@ export type RunnerConfig = {
   bunPath: string;
   bwrapPath: string | null;
   harnessDir: string;
+  /** Found at start-up (prepareHost, visible-files.ts); bound into each sandbox. */
+  libraries: SandboxSpec["libraries"];
   workRoot: string;
   logger: Logger;
 };
@@ -75,6 +77,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     bunPath: config.bunPath,
     bwrapPath: layers.namespaces ? config.bwrapPath : null,
     harnessDir: config.harnessDir,
+    libraries: config.libraries,
     lockdown: layers.lockdown,
     seccomp: layers.seccomp,
     limits: layers.rlimits ? config.limits : null,

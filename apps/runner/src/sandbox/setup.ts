@@ -25,6 +25,7 @@ import {
   type KernelLayers,
 } from "./layers.ts";
 import type { KernelLimits } from "./limits.ts";
+import { bunLibraries, type LibraryBind } from "./visible-files.ts";
 
 export function defaultLimits(memoryMb: number): KernelLimits {
   return {
@@ -123,6 +124,7 @@ export function removeStaleFolders(base: string): string[] {
 export type HostSandboxing = {
   bunPath: string;
   harnessDir: string;
+  libraries: readonly LibraryBind[];
   bwrapPath: string | null;
   kernel: KernelLayers;
   /** Where the pool puts the sandboxes' folders. */
@@ -143,6 +145,8 @@ export async function prepareHost(opts: {
   const base = scratchBase();
   const stale = removeStaleFolders(base);
   if (stale.length > 0) opts.logger.warn("removed folders of runners gone", { folders: stale });
+  // Once, here: every sandbox under bubblewrap binds them (command.ts).
+  const libraries = bwrapPath ? bunLibraries(bunPath) : [];
   // Created atomically, private (0700), under a name no other user can have chosen first.
   const root = mkdtempSync(join(base, FOLDER_PREFIX));
   writeFileSync(join(root, OWNER_FILE), processIdentity(process.pid) ?? "", { mode: 0o600 });
@@ -152,6 +156,7 @@ export async function prepareHost(opts: {
     bunPath,
     bwrapPath,
     harnessDir,
+    libraries,
     limits: opts.limits,
     workRoot: join(root, "probe"),
   });
@@ -166,5 +171,13 @@ export async function prepareHost(opts: {
     );
   }
   if (missing.length > 0) opts.logger.warn("running without kernel layers", { missing });
-  return { bunPath, bwrapPath, harnessDir, kernel, workRoot: join(root, "runs"), dispose };
+  return {
+    bunPath,
+    bwrapPath,
+    harnessDir,
+    libraries,
+    kernel,
+    workRoot: join(root, "runs"),
+    dispose,
+  };
 }
