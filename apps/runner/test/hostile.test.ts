@@ -4,11 +4,13 @@
  * clear error, its own memory stays small and its health probe answers throughout.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { get } from "@platform/server/testing";
 import type { App } from "../src/app.ts";
+import { CHECKER_FILE } from "../src/sandbox/harness.ts";
 import { ERROR_MAX_BYTES, ERROR_TRUNCATION_MARKER, toRunResult } from "../src/sandbox/result.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
-import { ALL_LAYERS, type RunBody, runRequest, testApp } from "./support.ts";
+import { ALL_LAYERS, type RunBody, runRequest, TEST_ROOT, testApp } from "./support.ts";
 
 /** An enum whose every member is the previous one twice: its compiled form doubles per member. */
 export function enumBomb(kind: "enum" | "const enum" | "template", members: number): string {
@@ -84,6 +86,22 @@ describe("compile-time bombs are checked outside the runner's process", () => {
   test("an ordinary enum still compiles and runs", async () => {
     const result = await run({ code: enumBomb("enum", 8) });
     expect(result).toMatchObject({ output: "256\n", error: null });
+  });
+
+  test("checkers run under the seccomp filter and an address-space limit", async () => {
+    const checkers = readdirSync("/proc").filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        return cmdline.includes(CHECKER_FILE) && cmdline.includes(TEST_ROOT);
+      } catch {
+        return false;
+      }
+    });
+    expect(checkers.length).toBeGreaterThan(0);
+    for (const pid of checkers) {
+      expect(readFileSync(`/proc/${pid}/status`, "utf8")).toMatch(/^Seccomp:\s+2$/m);
+      expect(readFileSync(`/proc/${pid}/limits`, "utf8")).toMatch(/^Max address space\s+\d+/m);
+    }
   });
 
   test("after the bombs, the checkers were replaced and runs go on as usual", async () => {

@@ -100,6 +100,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     bunPath: config.bunPath,
     file: join(config.harnessDir, CHECKER_FILE),
     limits: layers.rlimits ? { ...config.limits, cpuSeconds: CHECKER_CPU_SECONDS } : null,
+    seccomp: layers.seccomp,
     timeoutMs: config.checkTimeoutMs,
     acquireTimeoutMs: config.acquireTimeoutMs,
     logger: config.logger,

@@ -21,6 +21,8 @@ export type CheckerOptions = {
   file: string;
   /** Memory and file limits of each checker; null where the host cannot set them. */
   limits: KernelLimits | null;
+  /** Each checker installs the sandboxes' seccomp filter on itself before its first check. */
+  seccomp: boolean;
   /** A check taking longer is stopped and the program refused. */
   timeoutMs: number;
   /** How long a check may wait for a checker (none can start: a broken host) before failing. */
@@ -68,7 +70,7 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
   const all = new Set<Checker>();
 
   const spawn = () =>
-    Bun.spawn([opts.bunPath, "--no-macros", opts.file], {
+    Bun.spawn([opts.bunPath, "--no-macros", opts.file, ...(opts.seccomp ? ["--seccomp"] : [])], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",

@@ -49,6 +49,9 @@ export const ALLOWED: readonly (readonly [name: string, nr: number])[] = [
   ["open", 2], // mimalloc reads /proc/sys/vm/overcommit_memory
   ["readlink", 89], // Bun resolves /proc/self/exe and its entry file, ICU the time zone
   ["pread64", 17], // the dynamic loader reads ELF headers
+  ["poll", 7], // the checker (checker/main.ts) reads its requests as a stream: stdin readiness
+  ["preadv2", 327], // the same stream's reads from a pipe (RWF_NOWAIT)
+  ["recvfrom", 45], // the same stream's reads from a socketpair (Bun.spawn's stdin); no new socket
   ["sysinfo", 99], // Bun and JSC size the heap from the machine's memory
   ["uname", 63], // Bun and libc check the kernel version at start-up
   ["getcwd", 79], // module resolution relative to the working directory
