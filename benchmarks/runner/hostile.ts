@@ -1,15 +1,21 @@
 #!/usr/bin/env bun
 /**
  * The runner under attack (issue 11, point 8): several clients, each from its own address, send
- * bombs back to back for 60 s — memory, CPU, output, a huge error, a transpiler bomb, sleeping
- * runs — while one well-behaved client runs `console.log(1)` ten times a second. Its p50/p99
- * alone (a quiet phase first) and under attack are printed side by side; the target is a p99
- * under attack within 3 × the quiet p99 with none of its requests failing. Also watched: the
- * runner's resident memory and its /health/live latency. Loopback only, bounded in time
- * (about 90 s); the addresses are X-Forwarded-For values from the documentation range, which
- * the runner believes from loopback.
+ * bombs back to back — memory, CPU, output, standard-error writes, a huge error, transpiler
+ * bombs, sleeping runs — while one well-behaved client runs `console.log(1)` four times a
+ * second. Its p50/p99 alone (a quiet phase first) and under attack are printed side by side; the
+ * target is a p99 under attack within 3 × the quiet p99 with none of its requests failing. Also
+ * watched: the runner's resident memory and its /health/live latency. The bombers run in a
+ * process of their own (this file with --bombers), so their client-side work never delays the
+ * measuring client. The runner runs as shipped (every limit at its default), so the good client
+ * stays inside the default request limit: it is GOOD_CLIENTS users, each from its own address,
+ * each running about once a second. `--rate-limit N` raises every client's request limit (the
+ * good clients then run N/60 times a second) to show what the fairness limits do alone.
+ * Loopback only, bounded in time (about 90 s); the addresses are X-Forwarded-For values from the
+ * documentation range, which the runner believes from loopback.
  *
- *   bun benchmarks/runner/hostile.ts [--seconds 60] [--quiet-seconds 20]
+ *   bun benchmarks/runner/hostile.ts [--seconds 60] [--quiet-seconds 20] [--rate-limit 60]
+ *                                    [--only <bomb> --copies N]
  */
 import { parseArgs } from "node:util";
 import {
@@ -27,13 +33,20 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "60" },
     "quiet-seconds": { type: "string", default: "20" },
+    bombers: { type: "string" },
+    "rate-limit": { type: "string", default: "60" },
+    only: { type: "string" },
+    copies: { type: "string", default: "1" },
   },
 });
 const ATTACK_MS = Number(values.seconds) * 1000;
 const QUIET_MS = Number(values["quiet-seconds"]) * 1000;
-const GOOD_CLIENT = "198.51.100.1";
 const GOOD_PROGRAM = "console.log(1)";
-const GOOD_INTERVAL_MS = 100;
+/** Requests per minute per client: the runner's default unless --rate-limit says otherwise. */
+const RATE_LIMIT = Number(values["rate-limit"]);
+/** Well-behaved users, each from its own address, each within the request limit. */
+const GOOD_CLIENTS = 4;
+const GOOD_INTERVAL_MS = Math.ceil((60_000 / RATE_LIMIT) * 1.1);
 /** Requests each bomber keeps in flight: more than any per-client cap, as an attacker would. */
 const BOMBER_WORKERS = 4;
 
@@ -46,41 +59,31 @@ const enumBomb = (kind: string, members: number) => {
   return `${kind} E { M0 = "ab", ${body} }\nconsole.log(E.M${members - 1}.length)`;
 };
 
-const BOMBS: { name: string; code: string; timeout?: number }[] = [
+const ALL_BOMBS: { name: string; code: string }[] = [
   { name: "memory", code: "const a = []; for (;;) a.push(new Array(1e6).fill(1.5));" },
   { name: "cpu", code: "for (;;) {}" },
   { name: "output", code: 'for (;;) console.log("x".repeat(1000));' },
+  { name: "stderr", code: 'for (;;) console.error("e".repeat(1000));' },
   {
     name: "huge error",
     code: 'String.prototype.slice = function () { return this; };\nthrow new Error("x".repeat(8e6));',
   },
-  { name: "transpiler", code: enumBomb("enum", 30) },
+  { name: "transpiler", code: enumBomb("const enum", 30) },
   { name: "sleeper", code: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);" },
 ];
 
-const runner = await startRunner({ RUNNER_RATE_LIMIT: "1200" });
-const stopAt = { quiet: 0, attack: 0 };
-type Sample = { ok: boolean; ms: number; status: number };
+/** Every bomb once, or (--only NAME --copies N) one kind from N clients, to find what hurts. */
+const BOMBS = values.only
+  ? ALL_BOMBS.filter((bomb) => bomb.name === values.only).flatMap((bomb) =>
+      Array.from({ length: Number(values.copies) }, () => bomb),
+    )
+  : ALL_BOMBS;
 
-/** The well-behaved client: one run every GOOD_INTERVAL_MS until `until`. */
-async function goodClient(until: number): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  while (performance.now() < until) {
-    const started = performance.now();
-    const answer = await postRun(runner.url, GOOD_PROGRAM, { client: GOOD_CLIENT });
-    samples.push({
-      ok: answer.status === 200 && answer.output === "1\n" && answer.error === null,
-      ms: answer.ms,
-      status: answer.status,
-    });
-    await Bun.sleep(Math.max(0, GOOD_INTERVAL_MS - (performance.now() - started)));
-  }
-  return samples;
-}
+type Bombed = { bomb: string; client: string; statuses: [number, number][] };
 
 /** One bomber: BOMBER_WORKERS requests in flight, 100 ms pause after a refusal. */
-async function bomber(index: number, until: number) {
-  const bomb = BOMBS[index % BOMBS.length];
+async function bomber(url: string, index: number, until: number): Promise<Bombed> {
+  const bomb = BOMBS[index];
   if (!bomb) throw new Error("no bomb");
   const client = `198.51.100.${10 + index}`;
   const statuses = new Map<number, number>();
@@ -88,7 +91,7 @@ async function bomber(index: number, until: number) {
     while (performance.now() < until) {
       let answer: RunAnswer;
       try {
-        answer = await postRun(runner.url, bomb.code, { client, timeout: bomb.timeout });
+        answer = await postRun(url, bomb.code, { client });
       } catch {
         answer = { status: 0, ms: 0, retryAfter: 0 };
       }
@@ -97,7 +100,46 @@ async function bomber(index: number, until: number) {
     }
   };
   await Promise.all(Array.from({ length: BOMBER_WORKERS }, worker));
-  return { bomb: bomb.name, client, statuses };
+  return { bomb: bomb.name, client, statuses: [...statuses] };
+}
+
+if (values.bombers) {
+  // The bombers' own process: attack until the time is up, then report as one JSON line.
+  const until = performance.now() + ATTACK_MS;
+  const url = values.bombers;
+  const results = await Promise.all(BOMBS.map((_, index) => bomber(url, index, until)));
+  console.log(JSON.stringify(results));
+  process.exit(0);
+}
+
+const runner = await startRunner({ RUNNER_RATE_LIMIT: String(RATE_LIMIT) });
+type Sample = { ok: boolean; ms: number; status: number };
+
+/** The well-behaved clients: each runs once every GOOD_INTERVAL_MS until `until`. */
+async function goodClients(until: number): Promise<Sample[]> {
+  const all = await Promise.all(
+    Array.from({ length: GOOD_CLIENTS }, async (_, index) => {
+      // Spread over the interval, so the clients' runs do not arrive together.
+      await Bun.sleep((GOOD_INTERVAL_MS / GOOD_CLIENTS) * index);
+      return goodClient(`198.51.100.${1 + index}`, until);
+    }),
+  );
+  return all.flat();
+}
+
+async function goodClient(client: string, until: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  while (performance.now() < until) {
+    const started = performance.now();
+    const answer = await postRun(runner.url, GOOD_PROGRAM, { client });
+    samples.push({
+      ok: answer.status === 200 && answer.output === "1\n" && answer.error === null,
+      ms: answer.ms,
+      status: answer.status,
+    });
+    await Bun.sleep(Math.max(0, GOOD_INTERVAL_MS - (performance.now() - started)));
+  }
+  return samples;
 }
 
 /** Polls /health/live and the runner's resident memory until `until`. */
@@ -128,16 +170,25 @@ const summary = (samples: Sample[]) => {
 try {
   console.log(`hostile-load benchmark: quiet ${QUIET_MS / 1000} s, then ${ATTACK_MS / 1000} s of`);
   console.log(
-    `${BOMBS.length} bombers (${BOMBS.map((bomb) => bomb.name).join(", ")}), ${BOMBER_WORKERS} requests in flight each`,
+    `${BOMBS.length} bombers (${BOMBS.map((bomb) => bomb.name).join(", ")}), ${BOMBER_WORKERS} requests in flight each; ${RATE_LIMIT} requests/min per client, every other limit as shipped`,
   );
-  stopAt.quiet = performance.now() + QUIET_MS;
-  const [quiet, quietWatch] = await Promise.all([goodClient(stopAt.quiet), watch(stopAt.quiet)]);
+  const quietUntil = performance.now() + QUIET_MS;
+  const [quiet, quietWatch] = await Promise.all([goodClients(quietUntil), watch(quietUntil)]);
   const cpuBefore = machineBusyMs();
-  stopAt.attack = performance.now() + ATTACK_MS;
-  const [attack, attackWatch, ...bombers] = await Promise.all([
-    goodClient(stopAt.attack),
-    watch(stopAt.attack),
-    ...BOMBS.map((_, index) => bomber(index, stopAt.attack)),
+  const attackUntil = performance.now() + ATTACK_MS;
+  const bombers = Bun.spawn(
+    [
+      process.execPath,
+      import.meta.path,
+      ...["--bombers", runner.url, "--seconds", String(ATTACK_MS / 1000)],
+      ...(values.only ? ["--only", values.only, "--copies", values.copies] : []),
+    ],
+    { stdout: "pipe", stderr: "inherit" },
+  );
+  const [attack, attackWatch, report] = await Promise.all([
+    goodClients(attackUntil),
+    watch(attackUntil),
+    new Response(bombers.stdout).text(),
   ]);
   const busy = (machineBusyMs() - cpuBefore) / ATTACK_MS;
 
@@ -145,12 +196,14 @@ try {
   const a = summary(attack);
   const line = (name: string, s: ReturnType<typeof summary>) =>
     `${name.padEnd(14)} ${String(s.count).padStart(4)} runs  p50 ${ms(s.p50).padStart(9)}  p99 ${ms(s.p99).padStart(9)}  max ${ms(s.max).padStart(9)}  failed ${s.failed}`;
-  console.log(`\nwell-behaved client (${GOOD_PROGRAM}, one every ${GOOD_INTERVAL_MS} ms):`);
+  console.log(
+    `\n${GOOD_CLIENTS} well-behaved clients (${GOOD_PROGRAM}, each once every ${GOOD_INTERVAL_MS} ms):`,
+  );
   console.log(line("quiet", q));
   console.log(line("under attack", a));
   console.log(`\nbombers (HTTP status: count):`);
-  for (const { bomb, client, statuses } of bombers) {
-    const counts = [...statuses].map(([status, count]) => `${status}: ${count}`).join(", ");
+  for (const { bomb, client, statuses } of JSON.parse(report) as Bombed[]) {
+    const counts = statuses.map(([status, count]) => `${status}: ${count}`).join(", ");
     console.log(`  ${bomb.padEnd(11)} from ${client.padEnd(14)} ${counts}`);
   }
   console.log(

@@ -23,6 +23,7 @@ import { buildHarness } from "../../apps/runner/src/sandbox/harness.ts";
 import { parseControlLine } from "../../apps/runner/src/sandbox/protocol.ts";
 import { admit, pidFromInfo } from "../../apps/runner/src/sandbox/readiness.ts";
 import { defaultLimits } from "../../apps/runner/src/sandbox/setup.ts";
+import { bunLibraries } from "../../apps/runner/src/sandbox/visible-files.ts";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "60" }, only: { type: "string", default: "" } },
@@ -140,6 +141,7 @@ const FLAGS = ["--disallow-code-generation-from-strings=strict", "--no-macros"];
 const none: SandboxSpec = {
   bunPath,
   bwrapPath: null,
+  libraries: bwrapPath ? bunLibraries(bunPath) : [],
   harnessDir,
   lockdown: false,
   seccomp: false,

@@ -149,7 +149,7 @@ const runner = await startRunner({
   // The benchmark is one client; the per-client limits would otherwise stop it.
   RUNNER_RATE_LIMIT: "1000000",
   RUNNER_CLIENT_MAX_RUNS: "64",
-  RUNNER_CLIENT_SANDBOX_MS: "100000000",
+  RUNNER_CLIENT_SANDBOX_MS: "3600000",
 });
 const off = Object.entries(runner.layers).filter(([, layer]) => !layer.on);
 console.log(

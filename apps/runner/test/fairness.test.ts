@@ -17,32 +17,61 @@ afterEach(async () => {
 });
 
 describe("the gate", () => {
-  test("a freed slot goes to the waiting client with the fewest runs going", async () => {
-    const gate = createGate({ maxRunning: 2, maxQueued: 10, perClient: 5 });
+  /** A task that runs until released, recording its start. */
+  const controlled = () => {
     const order: string[] = [];
-    const releases: (() => void)[] = [];
+    const releases = new Map<string, () => void>();
     const task = (name: string) => () =>
       new Promise<void>((resolve) => {
         order.push(name);
-        releases.push(resolve);
+        releases.set(name, resolve);
       });
+    const release = async (name: string) => {
+      releases.get(name)?.();
+      await Bun.sleep(0);
+    };
+    return { order, task, release };
+  };
+
+  test("a freed slot goes to the waiting client with the fewest runs going", async () => {
+    const gate = createGate({ maxRunning: 3, maxQueued: 10, perClient: 5 });
+    const { order, task, release } = controlled();
     const runs = [
       gate.run("hog", task("hog-1")),
       gate.run("hog", task("hog-2")),
+      gate.run("other", task("other-1")),
       gate.run("hog", task("hog-3")),
       gate.run("polite", task("polite-1")),
     ];
     await Bun.sleep(0);
-    expect(order).toEqual(["hog-1", "hog-2"]);
-    releases[0]?.();
-    await Bun.sleep(0);
+    expect(order).toEqual(["hog-1", "hog-2", "other-1"]);
+    await release("hog-1");
     // hog has one run going and polite none: polite first, though it came later.
-    expect(order).toEqual(["hog-1", "hog-2", "polite-1"]);
-    for (const release of releases) release();
-    await Bun.sleep(0);
-    for (const release of releases) release();
+    expect(order).toEqual(["hog-1", "hog-2", "other-1", "polite-1"]);
+    for (const name of ["hog-2", "other-1", "polite-1"]) await release(name);
+    await release("hog-3");
     await Promise.all(runs);
-    expect(order).toEqual(["hog-1", "hog-2", "polite-1", "hog-3"]);
+    expect(order).toEqual(["hog-1", "hog-2", "other-1", "polite-1", "hog-3"]);
+  });
+
+  test("the last free slot is kept for a client with no run going", async () => {
+    const gate = createGate({ maxRunning: 3, maxQueued: 10, perClient: 5 });
+    const { order, task, release } = controlled();
+    const runs = [
+      gate.run("a", task("a-1")),
+      gate.run("a", task("a-2")),
+      gate.run("a", task("a-3")),
+      gate.run("b", task("b-1")),
+      gate.run("c", task("c-1")),
+    ];
+    await Bun.sleep(0);
+    // a-3 would take the last slot while a has runs going: b, which has none, takes it.
+    expect(order).toEqual(["a-1", "a-2", "b-1"]);
+    await release("b-1");
+    expect(order).toEqual(["a-1", "a-2", "b-1", "c-1"]);
+    for (const name of ["a-1", "a-2", "c-1"]) await release(name);
+    await release("a-3");
+    await Promise.all(runs);
   });
 
   test("past its cap, a client is refused at once; the others are not", async () => {

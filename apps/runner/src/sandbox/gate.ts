@@ -36,7 +36,11 @@ export function createGate({ maxRunning, maxQueued, perClient }: GateOptions): G
     else counts.set(client, next);
   };
 
-  /** The waiter whose client has the fewest runs going; the earliest among equals. */
+  /** May `client` take a free slot now? Not the last one if it already has a run going. */
+  const mayStart = (client: string) =>
+    running < maxRunning && ((runningOf.get(client) ?? 0) === 0 || maxRunning - running > 1);
+
+  /** The waiter whose client has the fewest runs going (the earliest among equals), if it may. */
   const nextWaiter = (): Waiter | undefined => {
     let best = -1;
     let fewest = Number.POSITIVE_INFINITY;
@@ -47,17 +51,17 @@ export function createGate({ maxRunning, maxQueued, perClient }: GateOptions): G
         best = index;
       }
     });
-    return best === -1 ? undefined : queue.splice(best, 1)[0];
+    const waiter = queue[best];
+    return waiter && mayStart(waiter.client) ? queue.splice(best, 1)[0] : undefined;
   };
 
   const release = (client: string) => {
     add(runningOf, client, -1);
     add(activeOf, client, -1);
+    running--;
     const next = nextWaiter();
-    if (!next) {
-      running--;
-      return;
-    }
+    if (!next) return;
+    running++;
     add(runningOf, next.client, 1);
     next.start();
   };
@@ -67,7 +71,7 @@ export function createGate({ maxRunning, maxQueued, perClient }: GateOptions): G
       if ((activeOf.get(client) ?? 0) >= perClient) {
         throw new ClientBusyError(`${perClient} runs of this client are running or waiting`);
       }
-      if (running < maxRunning) {
+      if (mayStart(client)) {
         running++;
         add(runningOf, client, 1);
         add(activeOf, client, 1);

@@ -1,7 +1,8 @@
 /**
  * The runner's own calls into the C library (bun:ffi), bound once per runner process on first
  * use: prlimit(2) for the resource-limit layer, pidfds to signal a sandbox's real process without
- * racing pid reuse, and waitpid(2) to reap children the runner adopted (as a container's pid 1).
+ * racing pid reuse, waitpid(2) to reap children the runner adopted (as a container's pid 1), and
+ * sched_setscheduler(2) to demote long runs.
  * No JavaScript API offers them.
  */
 import type * as Ffi from "bun:ffi";
@@ -9,6 +10,7 @@ import type * as Ffi from "bun:ffi";
 const SYS_pidfd_send_signal = 424;
 const SYS_pidfd_open = 434;
 const WNOHANG = 1;
+const SCHED_IDLE = 5;
 
 type HostLibc = {
   prlimit(pid: number, resource: number, value: number): number;
@@ -16,6 +18,8 @@ type HostLibc = {
   pidfdSignal(pidfd: number, signal: number): number;
   /** The pid reaped, 0 when the child has not exited, -1 when it is not a child. */
   reap(pid: number): number;
+  /** Puts one thread in SCHED_IDLE: it runs only when no ordinary thread wants the core. */
+  idle(tid: number): number;
 };
 
 let libc: HostLibc | undefined;
@@ -34,7 +38,10 @@ function load(): HostLibc {
     prlimit: { args: [i32, i32, pointer, pointer], returns: i32 },
     syscall: { args: [i64, i64, i64, i64, i64], returns: i64 },
     waitpid: { args: [i32, pointer, i32], returns: i32 },
+    sched_setscheduler: { args: [i32, i32, pointer], returns: i32 },
   });
+  // struct sched_param: the static priority, 0 for SCHED_IDLE.
+  const noPriority = new Int32Array(1);
   return {
     prlimit(pid, resource, value) {
       const pair = new BigUint64Array([BigInt(value), BigInt(value)]);
@@ -44,5 +51,6 @@ function load(): HostLibc {
     pidfdSignal: (pidfd, signal) =>
       Number(symbols.syscall(SYS_pidfd_send_signal, pidfd, signal, 0, 0)),
     reap: (pid) => symbols.waitpid(pid, null, WNOHANG),
+    idle: (tid) => symbols.sched_setscheduler(tid, SCHED_IDLE, ptr(noPriority)),
   };
 }

@@ -10,7 +10,7 @@ import { setPriority } from "node:os";
 import { hostLibc } from "./host-libc.ts";
 
 const SIGKILL = 9;
-/** The lowest CPU priority: a sandbox that runs long yields its core to short runs. */
+/** The lowest nice value, where SCHED_IDLE is refused. */
 const LOWEST_PRIORITY = 19;
 
 /** A process to kill reliably, pid reuse or not. */
@@ -34,7 +34,13 @@ export function holdProcess(pid: number): ProcessHandle {
   };
 }
 
-/** Nice values are per thread on Linux: every thread of `pid` gets the lowest priority. */
+/**
+ * Every thread of `pid` to SCHED_IDLE (a scheduling policy is per thread on Linux; threads it
+ * starts later inherit it): it runs only on a core nothing else wants. Measured here with three
+ * spinning programs on two cores, the runner's synchronous spawn of a sandbox took 7 ms (p50)
+ * with them at nice 19 and 0.2 ms with them in SCHED_IDLE: a newly woken ordinary thread
+ * preempts an idle-policy one at once, a nice-19 one only after its time slice.
+ */
 export function demote(pid: number): void {
   let threads: string[];
   try {
@@ -44,7 +50,7 @@ export function demote(pid: number): void {
   }
   for (const tid of threads) {
     try {
-      setPriority(Number(tid), LOWEST_PRIORITY);
+      if (hostLibc().idle(Number(tid)) !== 0) setPriority(Number(tid), LOWEST_PRIORITY);
     } catch {
       // The thread ended meanwhile.
     }

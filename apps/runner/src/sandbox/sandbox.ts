@@ -52,7 +52,7 @@ const CONTROL_BYTES = 256 * 1024;
 /** After its time limit and the kill, a run is answered within this long whatever it does. */
 const KILL_GRACE_MS = 500;
 /** A run still going after this long is demoted to the lowest CPU priority (processes.ts). */
-const DEMOTE_AFTER_MS = 25;
+const DEMOTE_AFTER_MS = 5;
 
 export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);

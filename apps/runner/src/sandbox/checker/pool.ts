@@ -46,7 +46,7 @@ type Checker = {
 };
 
 /** As for sandboxes (sandbox.ts): a check still going after this long is demoted. */
-const DEMOTE_AFTER_MS = 25;
+const DEMOTE_AFTER_MS = 5;
 
 const FAILED_START_BACKOFF_MS = 1_000;
 
