@@ -1,21 +1,21 @@
 #!/usr/bin/env bun
 /**
- * The runner under attack (issue 11, point 8): several clients, each from its own address, send
- * bombs back to back — memory, CPU, output, standard-error writes, a huge error, transpiler
- * bombs, sleeping runs — while one well-behaved client runs `console.log(1)` four times a
- * second. Its p50/p99 alone (a quiet phase first) and under attack are printed side by side; the
+ * The runner under attack (issue 11, point 8): several clients (--clients, 3), each from its own
+ * address, send bombs back to back, every kind in turn — memory, CPU, output, standard-error
+ * writes, a huge error, transpiler bombs, sleeping runs — while well-behaved clients run
+ * `console.log(1)`. Its p50/p99 alone (a quiet phase first) and under attack are printed side by side; the
  * target is a p99 under attack within 3 × the quiet p99 with none of its requests failing. Also
  * watched: the runner's resident memory and its /health/live latency. The bombers run in a
  * process of their own (this file with --bombers), so their client-side work never delays the
  * measuring client. The runner runs as shipped (every limit at its default), so the good client
- * stays inside the default request limit: it is GOOD_CLIENTS users, each from its own address,
- * each running about once a second. `--rate-limit N` raises every client's request limit (the
+ * stays inside the default request limit: it runs about once a second (--good-clients N: N such
+ * users, each from its own address, for more samples). `--rate-limit N` raises every client's request limit (the
  * good clients then run N/60 times a second) to show what the fairness limits do alone.
  * Loopback only, bounded in time (about 90 s); the addresses are X-Forwarded-For values from the
  * documentation range, which the runner believes from loopback.
  *
  *   bun benchmarks/runner/hostile.ts [--seconds 60] [--quiet-seconds 20] [--rate-limit 60]
- *                                    [--only <bomb> --copies N]
+ *                                    [--clients 3 | --only <bomb> --copies N] [--good-clients 1]
  */
 import { parseArgs } from "node:util";
 import {
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     "rate-limit": { type: "string", default: "60" },
     only: { type: "string" },
     copies: { type: "string", default: "1" },
+    clients: { type: "string", default: "3" },
+    "good-clients": { type: "string", default: "1" },
   },
 });
 const ATTACK_MS = Number(values.seconds) * 1000;
@@ -44,11 +46,16 @@ const QUIET_MS = Number(values["quiet-seconds"]) * 1000;
 const GOOD_PROGRAM = "console.log(1)";
 /** Requests per minute per client: the runner's default unless --rate-limit says otherwise. */
 const RATE_LIMIT = Number(values["rate-limit"]);
-/** Well-behaved users, each from its own address, each within the request limit. */
-const GOOD_CLIENTS = 4;
+/** Well-behaved users (--good-clients, 1), each from its own address, each within the limit. */
+const GOOD_CLIENTS = Number(values["good-clients"]);
 const GOOD_INTERVAL_MS = Math.ceil((60_000 / RATE_LIMIT) * 1.1);
-/** Requests each bomber keeps in flight: more than any per-client cap, as an attacker would. */
-const BOMBER_WORKERS = 4;
+/**
+ * Requests each attacker keeps in flight: its cap of runs at once (RUNNER_CLIENT_MAX_RUNS), each
+ * worker pacing itself to stay inside the request limit, so that no request is wasted on a
+ * refusal: the strongest attack the limits allow.
+ */
+const BOMBER_WORKERS = 2;
+const BOMBER_INTERVAL_MS = Math.ceil((60_000 / RATE_LIMIT) * BOMBER_WORKERS * 1.05);
 
 const enumBomb = (kind: string, members: number) => {
   const names = Array.from({ length: members }, (_, i) => `M${i}`);
@@ -72,23 +79,35 @@ const ALL_BOMBS: { name: string; code: string }[] = [
   { name: "sleeper", code: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);" },
 ];
 
-/** Every bomb once, or (--only NAME --copies N) one kind from N clients, to find what hurts. */
-const BOMBS = values.only
-  ? ALL_BOMBS.filter((bomb) => bomb.name === values.only).flatMap((bomb) =>
-      Array.from({ length: Number(values.copies) }, () => bomb),
-    )
-  : ALL_BOMBS;
+/**
+ * The attacking clients: CLIENTS of them, each sending every kind of bomb in turn, or, with
+ * --only NAME --copies N, N clients sending one kind (to find what hurts).
+ */
+const ATTACKERS: { client: string; bombs: { name: string; code: string }[] }[] = values.only
+  ? Array.from({ length: Number(values.copies) }, (_, index) => ({
+      client: `198.51.100.${10 + index}`,
+      bombs: ALL_BOMBS.filter((bomb) => bomb.name === values.only),
+    }))
+  : Array.from({ length: Number(values.clients) }, (_, index) => ({
+      client: `198.51.100.${10 + index}`,
+      // Each client starts at another kind, so every kind is in the air at once.
+      bombs: [...ALL_BOMBS.slice(index), ...ALL_BOMBS.slice(0, index)],
+    }));
 
-type Bombed = { bomb: string; client: string; statuses: [number, number][] };
+type Bombed = { bombs: string; client: string; statuses: [number, number][] };
 
-/** One bomber: BOMBER_WORKERS requests in flight, 100 ms pause after a refusal. */
+/** One attacking client: BOMBER_WORKERS requests in flight, each at most one per interval. */
 async function bomber(url: string, index: number, until: number): Promise<Bombed> {
-  const bomb = BOMBS[index];
-  if (!bomb) throw new Error("no bomb");
-  const client = `198.51.100.${10 + index}`;
+  const attacker = ATTACKERS[index];
+  if (!attacker) throw new Error("no attacker");
+  const { client, bombs } = attacker;
   const statuses = new Map<number, number>();
+  let sent = 0;
   const worker = async () => {
     while (performance.now() < until) {
+      const bomb = bombs[sent++ % bombs.length];
+      if (!bomb) break;
+      const started = performance.now();
       let answer: RunAnswer;
       try {
         answer = await postRun(url, bomb.code, { client });
@@ -96,18 +115,19 @@ async function bomber(url: string, index: number, until: number): Promise<Bombed
         answer = { status: 0, ms: 0, retryAfter: 0 };
       }
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      if (answer.status !== 200) await Bun.sleep(100);
+      await Bun.sleep(Math.max(0, BOMBER_INTERVAL_MS - (performance.now() - started)));
     }
   };
   await Promise.all(Array.from({ length: BOMBER_WORKERS }, worker));
-  return { bomb: bomb.name, client, statuses: [...statuses] };
+  const kinds = bombs.length === 1 ? (bombs[0]?.name ?? "") : "every kind";
+  return { bombs: kinds, client, statuses: [...statuses] };
 }
 
 if (values.bombers) {
   // The bombers' own process: attack until the time is up, then report as one JSON line.
   const until = performance.now() + ATTACK_MS;
   const url = values.bombers;
-  const results = await Promise.all(BOMBS.map((_, index) => bomber(url, index, until)));
+  const results = await Promise.all(ATTACKERS.map((_, index) => bomber(url, index, until)));
   console.log(JSON.stringify(results));
   process.exit(0);
 }
@@ -170,7 +190,7 @@ const summary = (samples: Sample[]) => {
 try {
   console.log(`hostile-load benchmark: quiet ${QUIET_MS / 1000} s, then ${ATTACK_MS / 1000} s of`);
   console.log(
-    `${BOMBS.length} bombers (${BOMBS.map((bomb) => bomb.name).join(", ")}), ${BOMBER_WORKERS} requests in flight each; ${RATE_LIMIT} requests/min per client, every other limit as shipped`,
+    `${ATTACKERS.length} attacking clients (${values.only ?? `each sending in turn: ${ALL_BOMBS.map((bomb) => bomb.name).join(", ")}`}), ${BOMBER_WORKERS} requests in flight each; ${RATE_LIMIT} requests/min per client, every other limit as shipped`,
   );
   const quietUntil = performance.now() + QUIET_MS;
   const [quiet, quietWatch] = await Promise.all([goodClients(quietUntil), watch(quietUntil)]);
@@ -181,7 +201,9 @@ try {
       process.execPath,
       import.meta.path,
       ...["--bombers", runner.url, "--seconds", String(ATTACK_MS / 1000)],
-      ...(values.only ? ["--only", values.only, "--copies", values.copies] : []),
+      ...(values.only
+        ? ["--only", values.only, "--copies", values.copies]
+        : ["--clients", values.clients]),
     ],
     { stdout: "pipe", stderr: "inherit" },
   );
@@ -202,9 +224,9 @@ try {
   console.log(line("quiet", q));
   console.log(line("under attack", a));
   console.log(`\nbombers (HTTP status: count):`);
-  for (const { bomb, client, statuses } of JSON.parse(report) as Bombed[]) {
+  for (const { bombs, client, statuses } of JSON.parse(report) as Bombed[]) {
     const counts = statuses.map(([status, count]) => `${status}: ${count}`).join(", ");
-    console.log(`  ${bomb.padEnd(11)} from ${client.padEnd(14)} ${counts}`);
+    console.log(`  ${bombs.padEnd(11)} from ${client.padEnd(14)} ${counts}`);
   }
   console.log(
     `\nrunner: worst /health/live ${ms(Math.max(quietWatch.worstHealthMs, attackWatch.worstHealthMs))}, max resident ${Math.max(quietWatch.maxRssMiB, attackWatch.maxRssMiB).toFixed(0)} MiB; machine ${(busy * 100).toFixed(0)} % of one core busy under attack`,

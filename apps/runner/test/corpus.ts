@@ -16,6 +16,17 @@ export type Payload = {
   timeout?: number;
 };
 
+/** An enum whose members double each: 30 of them are a gigabyte once folded at compile time. */
+const enumDoubling = (keyword: string, twice = (m: string) => `${m} + ${m}`) => {
+  const members = Array.from({ length: 29 }, (_, i) => `M${i + 1} = ${twice(`M${i}`)}`);
+  return `${keyword} E { M0 = "ab", ${members.join(", ")} }\nconsole.log(E.M29.length)`;
+};
+/** A raw system call through bun:ffi: import and dlopen, each stopped by some layer. */
+const ffiSyscall = `import { dlopen, FFIType } from "bun:ffi";
+const { symbols } = dlopen("libc.so.6", { syscall: { args: [FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64], returns: FFIType.i64 } });
+const syscall = (nr, a = 0, b = 0, c = 0) => Number(symbols.syscall(nr, a, b, c));`;
+const sleepForever = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);";
+
 const url = (w: Witnesses) => JSON.stringify(`http://127.0.0.1:${w.port}/`);
 const path = (p: string) => JSON.stringify(p);
 
@@ -247,6 +258,57 @@ export const CORPUS: Payload[] = [
     expect: "timeout",
     timeout: 500,
     code: () => `setInterval(() => {}, 10)`,
+  },
+  // Hurting the runner rather than escaping it (each class of issue 11)
+  { name: "enum doubling at compile time", expect: "error", code: () => enumDoubling("enum") },
+  {
+    name: "const enum doubling at compile time",
+    expect: "error",
+    code: () => enumDoubling("const enum"),
+  },
+  {
+    name: "template-literal enum doubling",
+    expect: "error",
+    code: () => enumDoubling("enum", (m) => `\`\${${m}}\${${m}}\``),
+  },
+  {
+    name: "huge error with slice replaced",
+    expect: "error",
+    code: () =>
+      `String.prototype.slice = function () { return this; }; throw new Error("x".repeat(300000))`,
+  },
+  {
+    name: "error too big for memory",
+    expect: "error",
+    code: () =>
+      `String.prototype.slice = function () { return this; }; throw new Error("x".repeat(8e6) + "y".repeat(8e6))`,
+  },
+  {
+    name: "standard error flood",
+    expect: "error",
+    code: () => `for (;;) console.error("e".repeat(5000))`,
+  },
+  {
+    name: "clear the parent-death signal, then sleep",
+    expect: "security",
+    timeout: 500,
+    code: () => `${ffiSyscall} syscall(157, 1, 0); ${sleepForever}`,
+  },
+  {
+    name: "signal another pid with rt_sigqueueinfo",
+    expect: "security",
+    code: () => `${ffiSyscall} console.log(syscall(129, 1, 9, 0))`,
+  },
+  {
+    name: "new mount API and memory secrets (listmount, open_tree_attr, memfd_secret)",
+    expect: "security",
+    code: () =>
+      `${ffiSyscall} console.log([458, 467, 447, 312, 154].map((nr) => syscall(nr, 0, 0)))`,
+  },
+  {
+    name: "list the host's programs",
+    expect: "security",
+    code: () => `import { readdirSync } from "node:fs"; console.log(readdirSync("/usr/bin"))`,
   },
   {
     name: "promise that never settles",

@@ -57,6 +57,35 @@ export function demote(pid: number): void {
   }
 }
 
+/** CPU time the main thread of `pid` has used, in ms (from /proc/<pid>/schedstat, in ns). */
+function cpuMsOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/** How often a running process's CPU time is looked at. */
+const WATCH_EVERY_MS = 5;
+
+/**
+ * Demotes `pid` (see demote) once its main thread, where JavaScript runs, has used `budgetMs`
+ * of CPU since `watchCpu` was called; `onDemoted` is told. CPU time rather than wall time: on a
+ * busy machine an ordinary short run takes long but uses little, and must keep its priority.
+ * Returns the function that stops watching.
+ */
+export function watchCpu(pid: number, budgetMs: number, onDemoted = () => {}): () => void {
+  const start = cpuMsOf(pid);
+  const timer = setInterval(() => {
+    if (cpuMsOf(pid) - start < budgetMs) return;
+    clearInterval(timer);
+    demote(pid);
+    onDemoted();
+  }, WATCH_EVERY_MS);
+  return () => clearInterval(timer);
+}
+
 /** Pids of the processes Bun.spawn started for the runner, which Bun itself waits for. */
 const spawned = new Set<number>();
 

@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INFO_FD, PROGRAM_FILE, type SandboxSpec, sandboxCommand } from "./command.ts";
-import { demote, holdProcess, type ProcessHandle, trackSpawned } from "./processes.ts";
+import { holdProcess, type ProcessHandle, trackSpawned, watchCpu } from "./processes.ts";
 import { type ControlMessage, type FinalMessage, parseControlLine } from "./protocol.ts";
 import { admit, pidFromInfo } from "./readiness.ts";
 import { collectOutput, readLines } from "./streams.ts";
@@ -51,8 +51,8 @@ export const CONTROL_LINE_CHARS = 16 * 1024;
 const CONTROL_BYTES = 256 * 1024;
 /** After its time limit and the kill, a run is answered within this long whatever it does. */
 const KILL_GRACE_MS = 500;
-/** A run still going after this long is demoted to the lowest CPU priority (processes.ts). */
-const DEMOTE_AFTER_MS = 5;
+/** A run that has used this much CPU is demoted to SCHED_IDLE (processes.ts). */
+const DEMOTE_AFTER_CPU_MS = 10;
 
 export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);
@@ -159,7 +159,7 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     const started = performance.now();
     // Closing standard input is the child's signal to import the program.
     proc.stdin.end();
-    const demotion = setTimeout(() => demote(program?.pid ?? proc.pid), DEMOTE_AFTER_MS);
+    const stopWatching = watchCpu(program?.pid ?? proc.pid, DEMOTE_AFTER_CPU_MS);
     let onDeadline = () => {};
     const deadline = new Promise<void>((resolve) => (onDeadline = resolve));
     const timer = setTimeout(() => {
@@ -180,7 +180,7 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     ]);
     const durationMs = performance.now() - started;
     clearTimeout(timer);
-    clearTimeout(demotion);
+    stopWatching();
     return {
       output: output.text(),
       truncated: output.truncated(),

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type { Logger } from "@platform/server";
 import { ARENA_RESERVE_MB, applyLimits, type KernelLimits } from "../limits.ts";
 import { NoSandboxError } from "../pool.ts";
-import { demote, trackSpawned } from "../processes.ts";
+import { trackSpawned, watchCpu } from "../processes.ts";
 import { mappedBytes } from "../readiness.ts";
 import type { StaticVerdict } from "../static-check.ts";
 import { readLines } from "../streams.ts";
@@ -45,8 +45,11 @@ type Checker = {
   answer?: (reply: CheckReply | Error) => void;
 };
 
-/** As for sandboxes (sandbox.ts): a check still going after this long is demoted. */
-const DEMOTE_AFTER_MS = 5;
+/**
+ * As for sandboxes (sandbox.ts): a check that has used this much CPU is demoted. An ordinary
+ * check of 1000 characters uses well under a millisecond.
+ */
+const DEMOTE_AFTER_CPU_MS = 20;
 
 const FAILED_START_BACKOFF_MS = 1_000;
 
@@ -188,10 +191,9 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     if (checker.dead) checker.answer?.(new Error("the checker stopped"));
     // A check still going after a moment is a program built to be slow: it yields its core.
     let demoted = false;
-    const demotion = setTimeout(() => {
+    const stopWatching = watchCpu(checker.proc.pid, DEMOTE_AFTER_CPU_MS, () => {
       demoted = true;
-      demote(checker.proc.pid);
-    }, DEMOTE_AFTER_MS);
+    });
     const timer = setTimeout(() => {
       checker.answer?.(new Error("timeout"));
       checker.answer = undefined;
@@ -201,7 +203,7 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     checker.proc.stdin.flush();
     const answer = await reply;
     clearTimeout(timer);
-    clearTimeout(demotion);
+    stopWatching();
     // Its priority cannot be raised again without privileges: replaced instead.
     if (demoted) retire(checker);
     if (answer instanceof Error) {
