@@ -135,7 +135,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     }
   };
 
-  const run = (code: string, timeoutMs: number, client = "unknown"): Promise<RunResult> => {
+  const run = async (code: string, timeoutMs: number, client = "unknown"): Promise<RunResult> => {
     budget.check(client);
     return gate.run(client, async () => {
       const started = performance.now();

@@ -127,6 +127,8 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     );
     void proc.exited.then(() => {
       onReady();
+      // Retired (a bomb's time, a demotion) is expected; dying by itself is worth a warning.
+      const expected = checker.dead;
       checker.dead = true;
       all.delete(checker);
       checker.answer?.(new Error("the checker stopped"));
@@ -134,6 +136,9 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
       if (at !== -1) idle.splice(at, 1);
       if (closed) return;
       replaced++;
+      const how = { exitCode: proc.exitCode, signal: proc.signalCode, replaced };
+      if (expected) opts.logger.info("checker replaced", how);
+      else opts.logger.warn("checker stopped (a program exhausted its memory?); replaced", how);
       // One that never got ready means a broken host: retried, but not in a tight loop.
       if (started) release(start());
       else retryLater();
