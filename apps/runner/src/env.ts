@@ -26,8 +26,9 @@ export const RunnerEnv = T.Object({
   /** Memory a program may allocate beyond Bun's own start-up footprint. */
   RUNNER_MEMORY_MB: T.Integer({ minimum: 32, maximum: 4_096, default: 256 }),
   /**
-   * Kernel layers the runner may start without when the host lacks them: a comma-separated
-   * list of seccomp, namespaces, rlimits, or "all". Empty: refuse to start with any missing.
+   * Kernel layers the runner may run programs without when the host lacks them: a comma-separated
+   * list of seccomp, namespaces, rlimits, or "all". Empty: with any missing, run no program
+   * (every run 503 SANDBOX_UNAVAILABLE naming it; readiness fails), though the app starts.
    */
   RUNNER_ALLOW_MISSING_LAYERS: T.String({ default: "", pattern: "^[a-z, ]*$" }),
 });

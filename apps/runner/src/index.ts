@@ -9,7 +9,7 @@ import {
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
 import { startReaper } from "./sandbox/processes.ts";
-import { createSandboxRunner } from "./sandbox/runner.ts";
+import { createSandboxRunner, unavailableRunner } from "./sandbox/runner.ts";
 import { defaultLimits, parseAllowedMissing, prepareHost } from "./sandbox/setup.ts";
 
 try {
@@ -21,31 +21,34 @@ try {
   const allowMissing = parseAllowedMissing(env.RUNNER_ALLOW_MISSING_LAYERS);
   const host = await prepareHost({ limits, allowMissing, logger });
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "runner:" });
-  const runner = createSandboxRunner({
-    layers: {
-      static: true,
-      lockdown: true,
-      seccomp: host.kernel.seccomp.on,
-      namespaces: host.kernel.namespaces.on,
-      rlimits: host.kernel.rlimits.on,
-    },
-    limits,
-    poolSize: env.RUNNER_POOL_SIZE,
-    maxConcurrency: env.RUNNER_MAX_CONCURRENCY,
-    queueSize: env.RUNNER_QUEUE_SIZE,
-    perClientMaxRuns: env.RUNNER_CLIENT_MAX_RUNS,
-    clientSandboxMsPerMinute: env.RUNNER_CLIENT_SANDBOX_MS,
-    checkers: env.RUNNER_CHECKERS ?? env.RUNNER_MAX_CONCURRENCY,
-    checkTimeoutMs: env.RUNNER_CHECK_TIMEOUT_MS,
-    maxOutputBytes: RUN_OUTPUT_MAX_BYTES,
-    acquireTimeoutMs: 5_000,
-    bunPath: host.bunPath,
-    bwrapPath: host.bwrapPath,
-    harnessDir: host.harnessDir,
-    libraries: host.libraries,
-    workRoot: host.workRoot,
-    logger,
-  });
+  const layers = {
+    static: true,
+    lockdown: true,
+    seccomp: host.kernel.seccomp.on,
+    namespaces: host.kernel.namespaces.on,
+    rlimits: host.kernel.rlimits.on,
+  };
+  const runner = host.unavailable
+    ? unavailableRunner(layers, host.unavailable)
+    : createSandboxRunner({
+        layers,
+        limits,
+        poolSize: env.RUNNER_POOL_SIZE,
+        maxConcurrency: env.RUNNER_MAX_CONCURRENCY,
+        queueSize: env.RUNNER_QUEUE_SIZE,
+        perClientMaxRuns: env.RUNNER_CLIENT_MAX_RUNS,
+        clientSandboxMsPerMinute: env.RUNNER_CLIENT_SANDBOX_MS,
+        checkers: env.RUNNER_CHECKERS ?? env.RUNNER_MAX_CONCURRENCY,
+        checkTimeoutMs: env.RUNNER_CHECK_TIMEOUT_MS,
+        maxOutputBytes: RUN_OUTPUT_MAX_BYTES,
+        acquireTimeoutMs: 5_000,
+        bunPath: host.bunPath,
+        bwrapPath: host.bwrapPath,
+        harnessDir: host.harnessDir,
+        libraries: host.libraries,
+        workRoot: host.workRoot,
+        logger,
+      });
   logger.info("starting", { store: store.kind, pool: env.RUNNER_POOL_SIZE });
   const app = createApp({
     runner,

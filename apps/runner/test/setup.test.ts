@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, createLogger, memorySink } from "@platform/server";
+import { ConfigError, createLogger, memorySink, parseTrustedProxies } from "@platform/server";
+import { get, problemOf, testStore } from "@platform/server/testing";
+import { createApp } from "../src/app.ts";
 import { loadEnv } from "../src/env.ts";
+import { unavailableRunner } from "../src/sandbox/runner.ts";
 import { defaultLimits, parseAllowedMissing, prepareHost } from "../src/sandbox/setup.ts";
+import { ALL_LAYERS, FULL_KERNEL, runRequest } from "./support.ts";
 
 describe("configuration", () => {
   test("defaults: port 3003, 60 runs a minute, no missing layer allowed", () => {
@@ -41,14 +45,42 @@ describe("configuration", () => {
 describe("start-up with a kernel layer missing", () => {
   const logger = () => createLogger({ service: "runner", level: "silent", sink: memorySink() });
 
-  test("refuses to start, naming the layer, unless it is allowed", async () => {
-    const refused = prepareHost({
+  test("starts, but runs no program: the reason names the layer and the fix", async () => {
+    const host = await prepareHost({
       limits: defaultLimits(128),
       allowMissing: new Set(),
       logger: logger(),
       bwrapPath: null,
     });
-    await expect(refused).rejects.toThrow(/lacks sandbox layers: namespaces/);
+    try {
+      expect(host.unavailable).toContain("lacks sandbox layers: namespaces");
+      expect(host.unavailable).toContain("apt-get install bubblewrap");
+      expect(host.unavailable).toContain("RUNNER_ALLOW_MISSING_LAYERS=namespaces");
+    } finally {
+      host.dispose();
+    }
+  });
+
+  test("such a runner answers 503 SANDBOX_UNAVAILABLE with the reason, and is not ready", async () => {
+    const reason =
+      "the host lacks sandbox layers: namespaces (bwrap (bubblewrap) is not installed)";
+    const app = createApp({
+      runner: unavailableRunner(ALL_LAYERS, reason),
+      kernel: FULL_KERNEL,
+      store: testStore("runner"),
+      logger: logger(),
+      trustedProxies: parseTrustedProxies("loopback"),
+      runsPerMinute: 60,
+    });
+    const refused = await app.handle(runRequest({ code: "console.log(1)" }));
+    expect(refused.status).toBe(503);
+    const problem = await problemOf(refused);
+    expect(problem.code).toBe("SANDBOX_UNAVAILABLE");
+    expect(problem.detail).toBe(`The runner cannot run programs: ${reason}`);
+    const ready = await app.handle(get("/health/ready"));
+    expect(ready.status).toBe(503);
+    expect((await problemOf(ready)).detail).toContain("bubblewrap");
+    expect((await app.handle(get("/health/live"))).status).toBe(200);
   });
 
   test("starts without it when RUNNER_ALLOW_MISSING_LAYERS names it", async () => {
@@ -60,6 +92,7 @@ describe("start-up with a kernel layer missing", () => {
     });
     try {
       expect(host.kernel.namespaces.on).toBe(false);
+      expect(host.unavailable).toBeNull();
       expect(host.kernel.seccomp.on).toBe(true);
       expect(host.kernel.rlimits.on).toBe(true);
     } finally {

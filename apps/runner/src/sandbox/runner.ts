@@ -14,7 +14,7 @@ import { pathReplacements, type SandboxSpec } from "./command.ts";
 import { createGate } from "./gate.ts";
 import { CHECKER_FILE } from "./harness.ts";
 import type { KernelLimits } from "./limits.ts";
-import { createPool } from "./pool.ts";
+import { createPool, NoSandboxError } from "./pool.ts";
 import { toRunResult } from "./result.ts";
 
 export type LayerSwitches = {
@@ -52,6 +52,8 @@ export type RunnerConfig = {
 
 export type SandboxRunner = {
   readonly layers: LayerSwitches;
+  /** Why this runner runs no program at all (a missing sandbox layer), if so. */
+  readonly unavailable?: string;
   /** `client` names who asked (an address): the fairness limits are per client. */
   run(code: string, timeoutMs: number, client?: string): Promise<RunResult>;
   stats(): {
@@ -70,6 +72,26 @@ export type SandboxRunner = {
  * replaced like one that crashed (each check's own time is capped by checkTimeoutMs).
  */
 const CHECKER_CPU_SECONDS = 3_600;
+
+/** The runner of a host that lacks a sandbox layer: every run is refused with `reason`. */
+export function unavailableRunner(layers: LayerSwitches, reason: string): SandboxRunner {
+  return {
+    layers,
+    unavailable: reason,
+    run: async () => {
+      throw new NoSandboxError(reason);
+    },
+    stats: () => ({
+      running: 0,
+      queued: 0,
+      ready: 0,
+      starting: 0,
+      failuresInARow: 0,
+      checkersReplaced: 0,
+    }),
+    close: async () => {},
+  };
+}
 
 export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
   const { layers } = config;

@@ -1,7 +1,9 @@
 /**
- * Start-up: detect the kernel layers, log them, and refuse to start with one missing unless it
- * is explicitly allowed (RUNNER_ALLOW_MISSING_LAYERS). The runner then runs with every layer
- * the host provides, and reports them on /health/ready.
+ * Start-up: detect the kernel layers and log them. With one missing that is not explicitly
+ * allowed (RUNNER_ALLOW_MISSING_LAYERS) the runner still starts, so the rest of the stack keeps
+ * working, but runs no program: every run is answered 503 SANDBOX_UNAVAILABLE naming the missing
+ * layer and the fix, and readiness says the same. Otherwise it runs with every layer the host
+ * provides, and reports them on /health/ready.
  */
 import {
   accessSync,
@@ -127,6 +129,11 @@ export type HostSandboxing = {
   libraries: readonly LibraryBind[];
   bwrapPath: string | null;
   kernel: KernelLayers;
+  /**
+   * Why no program can run here (a layer missing and not allowed), or null. The runner then
+   * still starts, answering every run 503 SANDBOX_UNAVAILABLE with this, and is not ready.
+   */
+  unavailable: string | null;
   /** Where the pool puts the sandboxes' folders. */
   workRoot: string;
   /** Removes the runner's temporary folder (harness, probe, runs). */
@@ -163,21 +170,26 @@ export async function prepareHost(opts: {
   opts.logger.info("kernel layers", { ...kernel });
   const missing = KERNEL_LAYERS.filter((layer) => !kernel[layer].on);
   const refused = missing.filter((layer) => !opts.allowMissing.has(layer));
-  if (refused.length > 0) {
-    dispose();
-    throw new ConfigError(
-      `The host lacks sandbox layers: ${refused.map((layer) => `${layer} (${kernel[layer].detail})`).join("; ")}. ` +
-        "Fix the host (see docs/security.md) or set RUNNER_ALLOW_MISSING_LAYERS to run without them.",
-    );
-  }
-  if (missing.length > 0) opts.logger.warn("running without kernel layers", { missing });
+  const unavailable = refused.length > 0 ? unavailableReason(refused, kernel) : null;
+  if (unavailable) opts.logger.error("the runner cannot run programs", { reason: unavailable });
+  else if (missing.length > 0) opts.logger.warn("running without kernel layers", { missing });
   return {
     bunPath,
     bwrapPath,
     harnessDir,
     libraries,
     kernel,
+    unavailable,
     workRoot: join(root, "runs"),
     dispose,
   };
+}
+
+/** What is missing and how to fix it, for the logs, readiness and every refused run. */
+function unavailableReason(refused: KernelLayer[], kernel: KernelLayers): string {
+  const layers = refused.map((layer) => `${layer} (${kernel[layer].detail})`).join("; ");
+  const fix = kernel.namespaces.detail.includes("not installed")
+    ? "install bubblewrap (apt-get install bubblewrap, or run `bun scripts/setup.ts`)"
+    : "fix the host (docs/security.md)";
+  return `the host lacks sandbox layers: ${layers}. To fix: ${fix}, or set RUNNER_ALLOW_MISSING_LAYERS=${refused.join(",")} to run without them`;
 }

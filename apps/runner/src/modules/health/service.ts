@@ -21,6 +21,7 @@ export function layerReport(runner: SandboxRunner, kernel: KernelLayers): Runner
 
 export function poolCheck(runner: SandboxRunner) {
   return async () => {
+    if (runner.unavailable) throw new Error(runner.unavailable);
     const { failuresInARow } = runner.stats();
     if (failuresInARow >= FAILING_STARTS) {
       throw new Error(`the last ${failuresInARow} sandboxes failed to start`);

@@ -43,8 +43,11 @@ export async function runCode(
       });
     }
     if (error instanceof NoSandboxError) {
+      // A host that lacks a layer says what and how to fix it; a failing one, to retry.
       throw new HttpProblem(SANDBOX_UNAVAILABLE, {
-        detail: "No sandbox could be started; retry shortly",
+        detail: runner.unavailable
+          ? `The runner cannot run programs: ${runner.unavailable}`
+          : "No sandbox could be started; retry shortly",
         headers: { "retry-after": "5" },
       });
     }
