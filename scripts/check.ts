@@ -4,15 +4,21 @@
  * the embedded defaults and again on PostgreSQL + Redis, the compose checks, and an end-to-end
  * smoke through the real gateway. Prints each step's output, then one line `N passed, N failed`.
  *
- * The PostgreSQL + Redis pass needs TEST_DATABASE_URL and TEST_REDIS_URL; without them it is
- * skipped with a warning, and under CI (CI=true) it is a failure.
+ * First the set-up step (setup.ts): bubblewrap, Redis and PostgreSQL installed when missing
+ * and possible. The PostgreSQL + Redis pass runs on TEST_DATABASE_URL and TEST_REDIS_URL, or on
+ * a Redis and the machine's PostgreSQL cluster started here (backends.ts); without them it is
+ * skipped, with the reason, in the summary and its last line, and under CI (CI=true) it is a
+ * failure.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { testBackends } from "./backends.ts";
+import { ensure, NEEDS } from "./setup.ts";
 
 const root = join(import.meta.dir, "..");
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const summary: string[] = [];
 
 type StepResult = { passed: number; failed: number };
@@ -67,6 +73,14 @@ function record(label: string, result: StepResult) {
   );
 }
 
+ensure(NEEDS.check);
+const started = await testBackends({
+  TEST_REDIS_URL: process.env.TEST_REDIS_URL,
+  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+});
+process.on("exit", () => started.stop());
+const backends = started.env;
+
 const workspaces = ["packages", "apps"].flatMap((dir) =>
   readdirSync(join(root, dir))
     .map((name) => join(root, dir, name))
@@ -90,21 +104,19 @@ for (const path of workspaces.filter(hasTests)) {
   await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded);
 }
 
-const backends = {
-  TEST_REDIS_URL: process.env.TEST_REDIS_URL,
-  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-};
 if (backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL) {
   const env = { ...embedded, ...backends };
   for (const path of workspaces.filter(hasTests)) {
     await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
   }
 } else {
-  const message =
-    "TEST_DATABASE_URL and TEST_REDIS_URL are not both set: the PostgreSQL + Redis pass did not run";
+  const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;
   console.warn(`\n!! ${message}`);
   if (process.env.CI) record("PostgreSQL + Redis pass", { passed: 0, failed: 1 });
-  else summary.push(`skip ${message}`);
+  else {
+    skipped++;
+    summary.push(`skip ${message}`);
+  }
 }
 
 await testStep("smoke through the gateway (embedded defaults)", join(root, "scripts"), {
@@ -120,6 +132,7 @@ if (backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL) {
   });
 }
 
+started.stop();
 console.log(`\n━━ summary\n${summary.join("\n")}`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
 process.exit(failed === 0 ? 0 : 1);
