@@ -94,5 +94,11 @@ export async function testBackends(given: Backends["env"]): Promise<Backends> {
     if (typeof postgres === "string") skipped.push(postgres);
     else env.TEST_DATABASE_URL = postgres.url;
   }
-  return { env, skipped, stop: () => stops.forEach((stop) => stop()) };
+  return {
+    env,
+    skipped,
+    stop() {
+      for (const stop of stops) stop();
+    },
+  };
 }
