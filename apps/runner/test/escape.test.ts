@@ -9,6 +9,7 @@ import type { LayerSwitches, SandboxRunner } from "../src/sandbox/runner.ts";
 import { CORPUS, type Payload, type Witnesses } from "./corpus.ts";
 import {
   ALL_LAYERS,
+  bwrapPath,
   connectionWitness,
   ENV_SECRET_NAME,
   envSecret,
@@ -41,7 +42,7 @@ test("the corpus has at least 40 payloads", () => {
 });
 
 function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: boolean) {
-  describe(label, () => {
+  describe.skipIf(!bwrapPath)(label, () => {
     let app: App;
     let runner: SandboxRunner;
     beforeAll(async () => {

@@ -7,7 +7,7 @@ import { problemOf } from "@platform/server/testing";
 import { BudgetSpentError, createClientBudget } from "../src/sandbox/budget.ts";
 import { ClientBusyError, createGate } from "../src/sandbox/gate.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
-import { ALL_LAYERS, runRequest, testApp, testRunner } from "./support.ts";
+import { ALL_LAYERS, bwrapPath, runRequest, testApp, testRunner } from "./support.ts";
 
 const SLEEPER = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);";
 
@@ -108,7 +108,7 @@ describe("the sandbox-time budget", () => {
   });
 });
 
-describe("through the runner", () => {
+describe.skipIf(!bwrapPath)("through the runner", () => {
   test("with one client at its maximum of sleeping runs, another's run answers within 1 s", async () => {
     const runner = await testRunner(ALL_LAYERS, {
       poolSize: 2,

@@ -127,59 +127,65 @@ describe("seccomp filter alone", () => {
   });
 });
 
-describe("seccomp filter installed by bubblewrap (namespaces on, nothing else)", () => {
-  const run = withRunner({ namespaces: true, seccomp: true });
-  const fs = "process.getBuiltinModule('node:fs')";
-  const filterStatus = `const status = ${fs}.readFileSync("/proc/self/status", "utf8");
+describe.skipIf(!bwrapPath)(
+  "seccomp filter installed by bubblewrap (namespaces on, nothing else)",
+  () => {
+    const run = withRunner({ namespaces: true, seccomp: true });
+    const fs = "process.getBuiltinModule('node:fs')";
+    const filterStatus = `const status = ${fs}.readFileSync("/proc/self/status", "utf8");
     console.log(/Seccomp:\\s+(\\d)/.exec(status)?.[1], /NoNewPrivs:\\s+(\\d)/.exec(status)?.[1]);`;
 
-  test("Bun runs under the filter from its start, with no_new_privs", async () => {
-    const result = await run(filterStatus);
-    expect(result.output).toBe("2 1\n");
-  });
+    test("Bun runs under the filter from its start, with no_new_privs", async () => {
+      const result = await run(filterStatus);
+      expect(result.output).toBe("2 1\n");
+    });
 
-  test("starting a process fails with EPERM", async () => {
-    const result = await run(
-      `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"], ${NO_PIPES})`,
-    );
-    expect(result.error).toContain("EPERM");
-    expect(files.written()).toBe(false);
-  });
+    test("starting a process fails with EPERM", async () => {
+      const result = await run(
+        `Bun.spawnSync(["/bin/sh", "-c", "echo escaped > ${files.forbidden}"], ${NO_PIPES})`,
+      );
+      expect(result.error).toContain("EPERM");
+      expect(files.written()).toBe(false);
+    });
 
-  test("no socket can be created at all (the filter, not only the empty network)", async () => {
-    const result = await run("await Bun.udpSocket({})");
-    expect(result.error).toContain("EACCES");
-  });
+    test("no socket can be created at all (the filter, not only the empty network)", async () => {
+      const result = await run("await Bun.udpSocket({})");
+      expect(result.error).toContain("EACCES");
+    });
 
-  test("execve, which bubblewrap needs to start Bun, only restarts Bun under the same filter", async () => {
-    const script = `${filterStatus}
+    test("execve, which bubblewrap needs to start Bun, only restarts Bun under the same filter", async () => {
+      const script = `${filterStatus}
       try { Bun.spawnSync(["/bun", "--version"], ${NO_PIPES}); console.log("spawned"); } catch (e) { console.log(e.code); }`;
-    const result = await run(
-      `process.execve("/proc/self/exe", ["bun", "-e", ${JSON.stringify(script)}], {})`,
-    );
-    expect(result.output).toBe("2 1\nEPERM\n");
-  });
-});
+      const result = await run(
+        `process.execve("/proc/self/exe", ["bun", "-e", ${JSON.stringify(script)}], {})`,
+      );
+      expect(result.output).toBe("2 1\nEPERM\n");
+    });
+  },
+);
 
-describe("resource limits on a sandbox inside bubblewrap (set by the runner on its pid)", () => {
-  const run = withRunner({ namespaces: true, rlimits: true });
+describe.skipIf(!bwrapPath)(
+  "resource limits on a sandbox inside bubblewrap (set by the runner on its pid)",
+  () => {
+    const run = withRunner({ namespaces: true, rlimits: true });
 
-  test("the limits are those of the Bun process itself", async () => {
-    const result = await run(
-      "const limits = process.getBuiltinModule('node:fs').readFileSync('/proc/self/limits', 'utf8'); for (const name of ['Max open files', 'Max file size', 'Max cpu time']) console.log(limits.split('\\n').find((line) => line.startsWith(name)).replace(/\\s+/g, ' ').trim())",
-    );
-    expect(result.output).toBe(
-      "Max open files 64 64 files\nMax file size 0 0 bytes\nMax cpu time 10 10 seconds\n",
-    );
-  });
+    test("the limits are those of the Bun process itself", async () => {
+      const result = await run(
+        "const limits = process.getBuiltinModule('node:fs').readFileSync('/proc/self/limits', 'utf8'); for (const name of ['Max open files', 'Max file size', 'Max cpu time']) console.log(limits.split('\\n').find((line) => line.startsWith(name)).replace(/\\s+/g, ' ').trim())",
+      );
+      expect(result.output).toBe(
+        "Max open files 64 64 files\nMax file size 0 0 bytes\nMax cpu time 10 10 seconds\n",
+      );
+    });
 
-  test("memory: an allocation past the limit fails", async () => {
-    const result = await run("const a = []; for (;;) a.push(new Uint8Array(1 << 20).fill(1));");
-    expect(result.error).toMatch(/Out of memory/);
-  });
-});
+    test("memory: an allocation past the limit fails", async () => {
+      const result = await run("const a = []; for (;;) a.push(new Uint8Array(1 << 20).fill(1));");
+      expect(result.error).toMatch(/Out of memory/);
+    });
+  },
+);
 
-describe("namespaces alone (bubblewrap)", () => {
+describe.skipIf(!bwrapPath)("namespaces alone (bubblewrap)", () => {
   const run = withRunner({ namespaces: true });
 
   test("no network: the listener on the host's 127.0.0.1 sees nothing", async () => {
@@ -247,19 +253,22 @@ describe("resource limits alone", () => {
 });
 
 describe("detection at start-up", () => {
-  test("this host provides every kernel layer, each verified from inside a sandbox", async () => {
-    const layers = await detectKernelLayers({
-      bunPath: process.execPath,
-      bwrapPath,
-      harnessDir: await testHarness(),
-      libraries: testLibraries,
-      limits: defaultLimits(128),
-      workRoot: join(TEST_ROOT, "probe"),
-    });
-    expect(layers.seccomp).toMatchObject({ on: true });
-    expect(layers.namespaces).toMatchObject({ on: true });
-    expect(layers.rlimits).toMatchObject({ on: true });
-  });
+  test.skipIf(!bwrapPath)(
+    "this host provides every kernel layer, each verified from inside a sandbox",
+    async () => {
+      const layers = await detectKernelLayers({
+        bunPath: process.execPath,
+        bwrapPath,
+        harnessDir: await testHarness(),
+        libraries: testLibraries,
+        limits: defaultLimits(128),
+        workRoot: join(TEST_ROOT, "probe"),
+      });
+      expect(layers.seccomp).toMatchObject({ on: true });
+      expect(layers.namespaces).toMatchObject({ on: true });
+      expect(layers.rlimits).toMatchObject({ on: true });
+    },
+  );
 
   test("without bubblewrap, namespaces are reported missing and the rest still detected", async () => {
     const layers = await detectKernelLayers({

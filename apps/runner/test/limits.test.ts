@@ -2,7 +2,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { get, problemOf } from "@platform/server/testing";
 import type { App } from "../src/app.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
-import { ALL_LAYERS, type RunBody, runRequest, settleProcesses, testApp } from "./support.ts";
+import {
+  ALL_LAYERS,
+  bwrapPath,
+  type RunBody,
+  runRequest,
+  settleProcesses,
+  testApp,
+} from "./support.ts";
 
 const opened: SandboxRunner[] = [];
 async function open(...args: Parameters<typeof testApp>): Promise<App> {
@@ -16,7 +23,7 @@ afterEach(async () => {
 
 const busyLoop = { code: "for (;;) {}", timeout: 1_500 };
 
-describe("per-IP rate limit", () => {
+describe.skipIf(!bwrapPath)("per-IP rate limit", () => {
   test("past RUNNER_RATE_LIMIT runs a minute: 429 with Retry-After and RateLimit headers", async () => {
     const app = await open(ALL_LAYERS, { runsPerMinute: 2 });
     for (let i = 0; i < 2; i++) {
@@ -37,7 +44,7 @@ describe("per-IP rate limit", () => {
   });
 });
 
-describe("bounded concurrency and a short queue", () => {
+describe.skipIf(!bwrapPath)("bounded concurrency and a short queue", () => {
   test("past the running runs and the queue: 503 RUNNER_BUSY with Retry-After", async () => {
     const app = await open(ALL_LAYERS, { maxConcurrency: 1, queueSize: 0 });
     const first = app.handle(runRequest(busyLoop));
@@ -63,7 +70,7 @@ describe("bounded concurrency and a short queue", () => {
   });
 });
 
-describe("warm pool", () => {
+describe.skipIf(!bwrapPath)("warm pool", () => {
   test("a sandbox is never reused: one run's pollution is gone in the next", async () => {
     const app = await open(ALL_LAYERS, { poolSize: 1 });
     const polluted = await app.handle(
@@ -97,7 +104,7 @@ describe("warm pool", () => {
   });
 });
 
-describe("health", () => {
+describe.skipIf(!bwrapPath)("health", () => {
   test("ready reports every layer and the pool; live answers", async () => {
     const app = await open(ALL_LAYERS, { poolSize: 1 });
     const ready = await app.handle(get("/health/ready"));

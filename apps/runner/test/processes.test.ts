@@ -15,7 +15,7 @@ import { bwrapPath, NO_LAYERS, settleProcesses, TEST_ROOT, testRunner } from "./
 
 const SLEEP_FOREVER = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);";
 
-describe("a program cannot outlive its time limit or hold its slot", () => {
+describe.skipIf(!bwrapPath)("a program cannot outlive its time limit or hold its slot", () => {
   let runner: SandboxRunner;
   beforeAll(async () => {
     // Static check, lockdown and seccomp off: the program may call prctl and close descriptors,
@@ -76,7 +76,7 @@ describe("orphans", () => {
   });
 
   // A new pid namespace without a user namespace needs root (as in CI and containers' builds).
-  test.skipIf(process.getuid?.() !== 0)(
+  test.skipIf(process.getuid?.() !== 0 || !bwrapPath)(
     "the runner as pid 1 of its own pid namespace leaves no zombie",
     async () => {
       const port = await freePort();

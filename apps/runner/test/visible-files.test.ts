@@ -10,7 +10,14 @@ import { INSIDE, PROGRAM_FILE } from "../src/sandbox/command.ts";
 import { HARNESS_FILE } from "../src/sandbox/harness.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
 import { bunLibraries, parseLdd } from "../src/sandbox/visible-files.ts";
-import { NO_LAYERS, TEST_ROOT, testHarness, testLibraries, testRunner } from "./support.ts";
+import {
+  bwrapPath,
+  NO_LAYERS,
+  TEST_ROOT,
+  testHarness,
+  testLibraries,
+  testRunner,
+} from "./support.ts";
 
 const PROC_SUPER_MAGIC = 0x9fa0;
 const ABSENT = ["/usr", "/etc", "/bin", "/home", "/root", "/tmp", "/dev", "/var", "/sys"];
@@ -70,7 +77,7 @@ const hostVisible = ${JSON.stringify(hostPaths)}.filter((path) => fs.existsSync(
 console.log(btoa(JSON.stringify({ paths, unreadable, procType, pids, hostVisible })));
 `;
 
-describe("the sandbox's file system (bubblewrap)", () => {
+describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
   let runner: SandboxRunner | undefined;
   beforeAll(async () => {
     runner = await testRunner({ ...NO_LAYERS, namespaces: true });
