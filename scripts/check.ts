@@ -78,7 +78,9 @@ async function testStep(
   const missing = missingOf(NEEDS.check).map((need) => `${need.pkg} is not installed`);
   if (!final) missing.push("Redis-only tests, which the PostgreSQL + Redis pass runs");
   if (final) skipped += skips;
-  summary.push(`skip ${label}: ${skips} tests skipped (${missing.join("; ") || "see the log above"})`);
+  summary.push(
+    `skip ${label}: ${skips} tests skipped (${missing.join("; ") || "see the log above"})`,
+  );
 }
 
 function record(label: string, result: StepResult) {
