@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
+import { defaultLimits } from "../src/sandbox/setup.ts";
 import { ORDINARY } from "./fixtures/ordinary.ts";
 import { ALL_LAYERS, bwrapPath, NO_LAYERS, testRunner } from "./support.ts";
 
@@ -97,7 +98,10 @@ const outcome = (output: string) =>
 function withRunner(layers: Partial<typeof NO_LAYERS>) {
   const state: { runner?: SandboxRunner } = {};
   beforeAll(async () => {
-    state.runner = await testRunner({ ...NO_LAYERS, ...layers });
+    // The shipped memory allowance (RUNNER_MEMORY_MB's default), not the tests' smaller one: the
+    // ordinary programs here allocate as real ones do, and at 128 MiB the GC-pressure one could
+    // run out depending on when collections happen.
+    state.runner = await testRunner({ ...NO_LAYERS, ...layers }, { limits: defaultLimits(256) });
   });
   afterAll(() => state.runner?.close());
   return (code: string, timeoutMs = 5_000) => {
