@@ -33,6 +33,28 @@ export class NoSandboxError extends Error {
   override name = "NoSandboxError";
 }
 
+/**
+ * The next item given to one of `waiters` (the first in line is given the next that becomes
+ * ready), or NoSandboxError once `waitMs` passes: the sandbox pool and the checkers wait so.
+ */
+export function nextHandedOut<T>(
+  waiters: ((item: T) => void)[],
+  waitMs: number,
+  what: string,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const waiter = (item: T) => {
+      clearTimeout(timer);
+      resolve(item);
+    };
+    const timer = setTimeout(() => {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      reject(new NoSandboxError(`no ${what} became ready within ${waitMs} ms`));
+    }, waitMs);
+    waiters.push(waiter);
+  });
+}
+
 /** Consecutive start failures back off up to this, so a broken host is not hammered. */
 const MAX_BACKOFF_MS = 2_000;
 
@@ -106,18 +128,9 @@ export function createPool({ size, spec, workRoot, logger }: PoolOptions): Pool 
       if (sandbox.alive()) return Promise.resolve(sandbox);
       void sandbox.dispose();
     }
-    return new Promise((resolve, reject) => {
-      const waiter = (sandbox: Sandbox) => {
-        clearTimeout(timer);
-        resolve(sandbox);
-      };
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        reject(new NoSandboxError(`no sandbox became ready within ${waitMs} ms`));
-      }, waitMs);
-      waiters.push(waiter);
-      fill();
-    });
+    const handed = nextHandedOut(waiters, waitMs, "sandbox");
+    fill();
+    return handed;
   };
 
   fill();

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "@platform/server";
 import { ARENA_RESERVE_MB, applyLimits, type KernelLimits } from "../limits.ts";
-import { NoSandboxError } from "../pool.ts";
+import { nextHandedOut } from "../pool.ts";
 import { trackSpawned, watchCpu } from "../processes.ts";
 import { mappedBytes } from "../readiness.ts";
 import type { StaticVerdict } from "../static-check.ts";
@@ -176,17 +176,7 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     for (let checker = idle.shift(); checker; checker = idle.shift()) {
       if (!checker.dead) return Promise.resolve(checker);
     }
-    return new Promise((resolve, reject) => {
-      const waiter = (checker: Checker) => {
-        clearTimeout(timer);
-        resolve(checker);
-      };
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        reject(new NoSandboxError(`no checker became ready within ${opts.acquireTimeoutMs} ms`));
-      }, opts.acquireTimeoutMs);
-      waiters.push(waiter);
-    });
+    return nextHandedOut(waiters, opts.acquireTimeoutMs, "checker");
   };
 
   const ask = async (checker: Checker, code: string, staticCheck: boolean) => {
