@@ -8,17 +8,30 @@
  * goes on: the stack still starts (the runner then answers 503 SANDBOX_UNAVAILABLE) and the
  * tests that need a missing component are counted as skipped.
  *
- *   bun scripts/setup.ts [start|check]
+ *   bun scripts/setup.ts [start|check|compose]
  */
 
+import { existsSync } from "node:fs";
+
+/** A package, known present by a command on PATH or by an absolute path it installs. */
 export type Need = { command: string; pkg: string; why: string };
 
-const NEEDS: Record<"start" | "check", Need[]> = {
+const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
   start: [{ command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" }],
   check: [
     { command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" },
     { command: "redis-server", pkg: "redis-server", why: "the PostgreSQL + Redis test pass" },
     { command: "pg_ctlcluster", pkg: "postgresql", why: "the PostgreSQL + Redis test pass" },
+  ],
+  compose: [
+    { command: "podman", pkg: "podman", why: "the compose stack check" },
+    { command: "runc", pkg: "runc", why: "the compose stack check (podman's runtime)" },
+    // Recommended by podman, needed here: networks with DNS names, and `init: true`.
+    { command: "/usr/lib/podman/netavark", pkg: "netavark", why: "compose's network" },
+    { command: "/usr/lib/podman/aardvark-dns", pkg: "aardvark-dns", why: "service names" },
+    { command: "catatonit", pkg: "catatonit", why: "the runner's init process under compose" },
+    { command: "mmdebstrap", pkg: "mmdebstrap", why: "the compose check's Debian base image" },
+    { command: "docker-compose", pkg: "docker-compose", why: "the compose stack check" },
   ],
 };
 
@@ -26,7 +39,9 @@ const say = (line: string) => console.log(`setup: ${line}`);
 
 /** The commands `needs` asks for that are not on PATH (pg_ctlcluster lives in /usr/bin). */
 export function missingOf(needs: Need[], which = Bun.which): Need[] {
-  return needs.filter((need) => !which(need.command));
+  return needs.filter((need) =>
+    need.command.startsWith("/") ? !existsSync(need.command) : !which(need.command),
+  );
 }
 
 function canInstall(): boolean {
@@ -63,7 +78,8 @@ export function ensure(needs: Need[]): Need[] {
 }
 
 if (import.meta.main) {
-  const purpose = process.argv[2] === "check" ? "check" : "start";
+  const asked = process.argv[2];
+  const purpose = asked === "check" || asked === "compose" ? asked : "start";
   ensure(NEEDS[purpose]);
 }
 

@@ -1,0 +1,141 @@
+/**
+ * The compose stack's smoke, through the gateway port it publishes on the host. Only run by
+ * infra/compose/run.ts, which brings the stack up first and sets COMPOSE_GATEWAY_URL; without it
+ * this file defines no tests (the static compose checks are in ../compose.test.ts).
+ */
+import { describe, expect, test } from "bun:test";
+
+const base = process.env.COMPOSE_GATEWAY_URL;
+const project = process.env.COMPOSE_PROJECT ?? "";
+
+/** Runs a command in the running container of a compose service and returns its output. */
+async function inService(service: string, cmd: string[]): Promise<string> {
+  const ids = Bun.spawnSync([
+    "podman",
+    "ps",
+    "-q",
+    "--filter",
+    `label=com.docker.compose.project=${project}`,
+    "--filter",
+    `label=com.docker.compose.service=${service}`,
+  ]);
+  const id = ids.stdout.toString().trim().split("\n")[0] ?? "";
+  expect(id, `a running ${service} container`).not.toBe("");
+  const ran = Bun.spawnSync(["podman", "exec", id, ...cmd], { stderr: "pipe" });
+  expect(ran.exitCode, ran.stderr.toString()).toBe(0);
+  return ran.stdout.toString();
+}
+
+const json = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+if (base) {
+  describe("the compose stack, through the published gateway port", () => {
+    test("every upstream is up in the gateway's health view", async () => {
+      const health = (await (await fetch(`${base}/gateway/health`)).json()) as {
+        upstreams: Record<string, { status: string }>;
+      };
+      for (const app of ["admissions", "leaderboard", "runner", "bench"]) {
+        expect(health.upstreams[app]?.status, app).toBe("up");
+      }
+    });
+
+    test("leaderboard: POST a score, GET it back ranked", async () => {
+      const posted = await fetch(
+        `${base}/api/leaderboard`,
+        json({ playerName: "compose", score: 4242 }),
+      );
+      expect(posted.status).toBe(201);
+      const board = (await (await fetch(`${base}/api/leaderboard`)).json()) as {
+        playerName: string;
+        score: number;
+      }[];
+      expect(board).toContainEqual(expect.objectContaining({ playerName: "compose", score: 4242 }));
+    });
+
+    test("runner: a program runs with all five sandbox layers on, in an unprivileged container", async () => {
+      const res = await fetch(
+        `${base}/api/run`,
+        json({ code: "const n: number = 6 * 7; console.log(n);" }),
+      );
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ output: "42\n", error: null, timedOut: false });
+
+      const ready = JSON.parse(
+        await inService("runner", [
+          "bun",
+          "-e",
+          "console.log(await (await fetch('http://127.0.0.1:3003/health/ready')).text())",
+        ]),
+      ) as { layers: Record<string, { on: boolean }> };
+      expect(Object.keys(ready.layers).sort()).toEqual([
+        "lockdown",
+        "namespaces",
+        "rlimits",
+        "seccomp",
+        "static",
+      ]);
+      for (const [layer, state] of Object.entries(ready.layers)) expect(state.on, layer).toBe(true);
+
+      // The app runs as the image's `bun` user with no capabilities, in a container that is
+      // not privileged.
+      const status = await inService("runner", ["cat", "/proc/self/status"]);
+      expect(status).toMatch(/^Uid:\s+1000\s/m);
+      expect(status).toMatch(/^CapEff:\s+0+$/m);
+      const id = (await inService("runner", ["cat", "/etc/hostname"])).trim();
+      const inspect = Bun.spawnSync([
+        "podman",
+        "inspect",
+        "--format",
+        "{{.HostConfig.Privileged}}",
+        id,
+      ]);
+      expect(inspect.stdout.toString().trim()).toBe("false");
+    });
+
+    test("runner: a program the sandbox blocks answers with the blocked capability", async () => {
+      const res = await fetch(
+        `${base}/api/run`,
+        json({ code: "await fetch('http://example.com');" }),
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { error: string | null };
+      expect(body.error).toStartWith("SecurityError");
+    });
+
+    test("bench: a benchmark runs and says its rate limit", async () => {
+      const res = await fetch(`${base}/api/benchmark`, json({ type: "json" }));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ type: "json", iterations: 10_000 });
+      expect(res.headers.get("ratelimit-policy")).toBeTruthy();
+    });
+
+    test("admissions: probes on PostgreSQL + Redis, the catalog, and a login", async () => {
+      for (const path of [
+        "/health/live/",
+        "/health/ready/",
+        "/health/redis/",
+        "/api/v1/catalog/programs/",
+      ]) {
+        expect((await fetch(base + path)).status, path).toBe(200);
+      }
+      const email = `compose-${Date.now()}@example.com`;
+      const password = "correct horse battery staple";
+      const registered = await fetch(
+        `${base}/api/v1/auth/register/`,
+        json({ email, password, fullName: "Compose Check" }),
+      );
+      expect(registered.status, await registered.clone().text()).toBe(201);
+      const login = await fetch(`${base}/api/v1/auth/login/`, json({ email, password }));
+      expect(login.status, await login.clone().text()).toBe(200);
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const me = await fetch(`${base}/api/v1/applications/`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(me.status).toBe(200);
+    });
+  });
+}
