@@ -40,7 +40,7 @@ const SLIM = [
   "path-exclude=/usr/share/lintian/*",
 ];
 
-const BUN_IMAGE = `docker.io/oven/bun:${BUN_VERSION}-slim`;
+export const BUN_IMAGE = `docker.io/oven/bun:${BUN_VERSION}-slim`;
 
 const APT_CLEAN = [
   'Dir::Cache::pkgcache "";',
