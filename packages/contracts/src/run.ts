@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { JsonInteger } from "./integer.ts";
-import { RUN_CODE_MAX, RUN_TIMEOUT_MAX_MS, RUN_OUTPUT_MAX_BYTES } from "./limits.ts";
+import { RUN_CODE_MAX, RUN_OUTPUT_MAX_BYTES, RUN_TIMEOUT_MAX_MS } from "./limits.ts";
 
-export { RUN_CODE_MAX, RUN_TIMEOUT_MAX_MS, RUN_OUTPUT_MAX_BYTES };
+export { RUN_CODE_MAX, RUN_OUTPUT_MAX_BYTES, RUN_TIMEOUT_MAX_MS };
 
 export const RunRequest = t.Object({
   code: t.String({
