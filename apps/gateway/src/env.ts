@@ -25,15 +25,19 @@ export const GatewayEnv = T.Object({
   LEADERBOARD_PORT: port(3002),
   RUNNER_PORT: port(3003),
   BENCH_PORT: port(3004),
+  WEB_PORT: port(3005),
   ADMISSIONS_URL: upstreamUrl,
   LEADERBOARD_URL: upstreamUrl,
   RUNNER_URL: upstreamUrl,
   BENCH_URL: upstreamUrl,
+  /** The site: every path no API prefix claims (and not under /api or /gateway). */
+  WEB_URL: upstreamUrl,
   // Time to the upstream's response headers, per route, before a 504.
   GATEWAY_ADMISSIONS_TIMEOUT_MS: timeout(30_000),
   GATEWAY_LEADERBOARD_TIMEOUT_MS: timeout(5_000),
   GATEWAY_RUNNER_TIMEOUT_MS: timeout(15_000),
   GATEWAY_BENCH_TIMEOUT_MS: timeout(60_000),
+  GATEWAY_WEB_TIMEOUT_MS: timeout(10_000),
 });
 
 export type GatewayEnv = typeof GatewayEnv.static;

@@ -48,6 +48,9 @@ export async function buildClient(opts: { production: boolean }): Promise<Bundle
     target: "browser",
     format: "esm",
     splitting: true,
+    // Said here rather than left to tsconfig.json: the image's pruned tree may lack the base
+    // config that file extends.
+    jsx: { runtime: "automatic", importSource: "preact", development: !opts.production },
     minify: opts.production,
     sourcemap: opts.production ? "none" : "linked",
     naming: {

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 
-export const UPSTREAMS = ["admissions", "leaderboard", "runner", "bench"] as const;
+export const UPSTREAMS = ["admissions", "leaderboard", "runner", "bench", "web"] as const;
 export const UpstreamName = t.UnionEnum(UPSTREAMS);
 export type UpstreamName = typeof UpstreamName.static;
 
@@ -11,5 +11,13 @@ export const Route = t.Object({
   target: t.String({ description: "Upstream origin, e.g. http://127.0.0.1:3002" }),
   timeoutMs: t.Integer({ minimum: 1 }),
   maxBodyBytes: t.Integer({ minimum: 0 }),
+  /**
+   * The route for every path no other route claims (the web site), except under the reserved
+   * prefixes: an unknown API path stays a problem+json 404 rather than an HTML page.
+   */
+  fallback: t.Optional(t.Boolean()),
 });
 export type Route = typeof Route.static;
+
+/** Namespaces of the APIs and the gateway: never handed to the fallback route. */
+export const RESERVED_PREFIXES = ["/api", "/gateway"] as const;
