@@ -17,6 +17,15 @@ const wantsHtml = (request: Request) =>
   (request.method === "GET" || request.method === "HEAD") &&
   (request.headers.get("accept") ?? "").includes("text/html");
 
+/** The path as the visitor typed it (decoded; escaped later, when rendered). */
+function readable(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 export const pages = ({ render }: PagesDeps) => {
   const app = new Elysia({ name: "pages" });
   for (const name of Object.keys(PAGES) as PageName[]) {
@@ -24,7 +33,7 @@ export const pages = ({ render }: PagesDeps) => {
   }
   return app.all("/*", ({ request }) => {
     const path = new URL(request.url).pathname;
-    if (wantsHtml(request)) return html(renderNotFound(path, render()), 404);
+    if (wantsHtml(request)) return html(renderNotFound(readable(path), render()), 404);
     throw new HttpProblem("NOT_FOUND", { detail: `No resource at ${request.method} ${path}` });
   });
 };
