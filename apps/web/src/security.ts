@@ -1,6 +1,18 @@
 import { Elysia } from "elysia";
 
 /**
+ * A page's policy: the site-wide one, plus a per-response nonce for <style> elements. CodeMirror
+ * styles itself with a <style> element it creates (style-mod); the nonce lets exactly those in
+ * (EditorView.cspNonce) without 'unsafe-inline'. Scripts get no nonce: none is inline.
+ */
+export const pagePolicy = (styleNonce: string) =>
+  CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${styleNonce}'`);
+
+/** 128 random bits, base64: what CSP3 asks of a nonce. */
+export const newNonce = () =>
+  Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+
+/**
  * No inline script anywhere (every script is a hashed file under /assets), so script-src needs
  * nothing but 'self'; the pages may not be framed (clickjacking), and the APIs are same-origin,
  * so connect-src 'self' is all the browser code can reach.

@@ -45,6 +45,10 @@ export function createEditor({ parent, doc, onChange, onRun }: EditorOptions): E
           ...defaultKeymap,
           ...historyKeymap,
         ]),
+        // The page's CSP admits CodeMirror's <style> element by this nonce (see security.ts).
+        EditorView.cspNonce.of(
+          document.querySelector<HTMLMetaElement>('meta[name="style-nonce"]')?.content ?? "",
+        ),
         EditorView.contentAttributes.of({
           "data-testid": "code",
           "aria-label": "TypeScript code",

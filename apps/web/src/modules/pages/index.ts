@@ -1,5 +1,6 @@
 import { HttpProblem } from "@platform/server";
 import { Elysia } from "elysia";
+import { newNonce, pagePolicy } from "../../security.ts";
 import { PAGES, type PageName } from "./model.ts";
 import { type RenderOptions, renderNotFound, renderPage } from "./service.ts";
 
@@ -29,7 +30,11 @@ function readable(path: string): string {
 export const pages = ({ render }: PagesDeps) => {
   const app = new Elysia({ name: "pages" });
   for (const name of Object.keys(PAGES) as PageName[]) {
-    app.get(PAGES[name].path, () => html(renderPage(name, render())));
+    app.get(PAGES[name].path, ({ set }) => {
+      const styleNonce = newNonce();
+      set.headers["content-security-policy"] = pagePolicy(styleNonce);
+      return html(renderPage(name, { ...render(), styleNonce }));
+    });
   }
   return app.all("/*", ({ request }) => {
     const path = new URL(request.url).pathname;

@@ -10,7 +10,12 @@ const ESCAPES: Record<string, string> = {
 };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
-export type RenderOptions = { bundle: Bundle; liveReload: boolean };
+export type RenderOptions = {
+  bundle: Bundle;
+  liveReload: boolean;
+  /** This response's style nonce (see security.ts), handed to the scripts in a meta tag. */
+  styleNonce?: string;
+};
 
 function nav(current: string | undefined): string {
   const items = Object.values(PAGES as Record<PageName, Page>).map((page) => {
@@ -45,6 +50,7 @@ export function renderDocument(
 <title>${escapeHtml(page.name)} · Platform</title>
 <meta name="description" content="${escapeHtml(page.description)}">
 <link rel="icon" href="data:,">
+${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNonce)}">` : ""}
 <link rel="stylesheet" href="${opts.bundle.styles}">
 ${scripts}
 </head>
