@@ -4,9 +4,18 @@ import { Elysia } from "elysia";
  * A page's policy: the site-wide one, plus a per-response nonce for <style> elements. CodeMirror
  * styles itself with a <style> element it creates (style-mod); the nonce lets exactly those in
  * (EditorView.cspNonce) without 'unsafe-inline'. Scripts get no nonce: none is inline.
+ *
+ * `styleAttributes` is for the editor's page only: when a selection spanning lines is replaced,
+ * Chromium's own contenteditable editing writes style="" attributes to keep the look of what it
+ * merged (CodeMirror then redraws from its model). Refusing them changes nothing visible but logs
+ * an error per edit. Style attributes cannot run script or load anything under default-src, so
+ * they are allowed there alone; <style> elements still need the nonce.
  */
-export const pagePolicy = (styleNonce: string) =>
-  CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${styleNonce}'`);
+export const pagePolicy = (styleNonce: string, opts: { styleAttributes?: boolean } = {}) =>
+  CONTENT_SECURITY_POLICY.replace(
+    "style-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'${opts.styleAttributes ? "; style-src-attr 'unsafe-inline'" : ""}`,
+  );
 
 /** 128 random bits, base64: what CSP3 asks of a nonce. */
 export const newNonce = () =>

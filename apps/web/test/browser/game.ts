@@ -100,6 +100,10 @@ export function gameTests(site: () => Site) {
     const problem = page.getByTestId("score-error");
     await problem.waitFor();
     expect(await problem.textContent()).toMatch(/Try again in \d+ seconds?/);
+    await page
+      .getByTestId("score-submit")
+      .filter({ hasText: /Wait \d+ s/ })
+      .waitFor();
     expect(await page.getByTestId("score-submit").isDisabled()).toBe(true);
     expect(await page.getByTestId("score-submit").textContent()).toMatch(/Wait \d+ s/);
     await page.close();

@@ -1,13 +1,9 @@
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { javascript } from "@codemirror/lang-javascript";
-import {
-  bracketMatching,
-  defaultHighlightStyle,
-  indentOnInput,
-  syntaxHighlighting,
-} from "@codemirror/language";
+import { bracketMatching, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { EditorState } from "@codemirror/state";
-import { EditorView, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
+import { EditorView, keymap, lineNumbers } from "@codemirror/view";
+import { highlightStyle } from "./highlight.ts";
 
 export type EditorOptions = {
   parent: HTMLElement;
@@ -31,9 +27,8 @@ export function createEditor({ parent, doc, onChange, onRun }: EditorOptions): E
         history(),
         indentOnInput(),
         bracketMatching(),
-        highlightActiveLine(),
         javascript({ typescript: true }),
-        syntaxHighlighting(defaultHighlightStyle),
+        syntaxHighlighting(highlightStyle),
         keymap.of([
           {
             key: "Mod-Enter",

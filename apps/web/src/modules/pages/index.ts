@@ -1,7 +1,7 @@
 import { HttpProblem } from "@platform/server";
 import { Elysia } from "elysia";
 import { newNonce, pagePolicy } from "../../security.ts";
-import { PAGES, type PageName } from "./model.ts";
+import { PAGES, type Page, type PageName } from "./model.ts";
 import { type RenderOptions, renderNotFound, renderPage } from "./service.ts";
 
 export type PagesDeps = { render: () => RenderOptions };
@@ -32,7 +32,10 @@ export const pages = ({ render }: PagesDeps) => {
   for (const name of Object.keys(PAGES) as PageName[]) {
     app.get(PAGES[name].path, ({ set }) => {
       const styleNonce = newNonce();
-      set.headers["content-security-policy"] = pagePolicy(styleNonce);
+      const page: Page = PAGES[name];
+      set.headers["content-security-policy"] = pagePolicy(styleNonce, {
+        styleAttributes: page.editor,
+      });
       return html(renderPage(name, { ...render(), styleNonce }));
     });
   }

@@ -8,6 +8,8 @@ export type Page = {
   description: string;
   /** The page's script; none for pages that are plain HTML. */
   script?: Exclude<ClientEntry, "live-reload">;
+  /** The page edits rich text (CodeMirror): its CSP admits style attributes (security.ts). */
+  editor?: boolean;
 };
 
 export const PAGES = {
@@ -30,6 +32,7 @@ export const PAGES = {
     heading: "TypeScript playground",
     description: "Run up to 1000 characters of TypeScript in the sandbox.",
     script: "playground",
+    editor: true,
   },
   bench: {
     path: "/bench/",
