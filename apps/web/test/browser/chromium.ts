@@ -8,6 +8,8 @@ import { join } from "node:path";
 import axe from "axe-core";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
+export type { Page };
+
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 export const hasBubblewrap = Bun.which("bwrap") !== null;
@@ -66,7 +68,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const run = (
-      window as unknown as {
+      globalThis as unknown as {
         axe: { run: (options: unknown) => Promise<{ violations: unknown[] }> };
       }
     ).axe.run;
