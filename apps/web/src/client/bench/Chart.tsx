@@ -3,9 +3,9 @@ import { BENCHMARK_TYPES } from "@platform/contracts/limits";
 
 export type Run = { type: BenchmarkType; perIterationUs: number; timestamp: string };
 
-const W = 640;
+const W = 480;
 const H = 220;
-const PAD = { left: 48, bottom: 28, top: 12 };
+const PAD = { left: 8, bottom: 28, top: 28 };
 
 /**
  * This visit's runs, grouped by type: one bar per run, height the per-iteration time. An SVG
@@ -21,8 +21,8 @@ export function Chart({ runs }: { runs: Run[] }) {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="chart-caption">
         <title>Per-iteration time by benchmark type</title>
         <line class="axis" x1={PAD.left} y1={H - PAD.bottom} x2={W} y2={H - PAD.bottom} />
-        <text x={4} y={PAD.top + 10}>
-          {max > 0 ? `${max.toFixed(2)} µs` : ""}
+        <text x={4} y={18}>
+          {max > 0 ? `tallest: ${max.toFixed(2)} µs per iteration` : ""}
         </text>
         {BENCHMARK_TYPES.map((type, g) => {
           const mine = runs.filter((r) => r.type === type);

@@ -80,7 +80,7 @@ export function Playground() {
         <span class={over ? "counter over" : "counter"} data-testid="char-count" aria-live="polite">
           {code.length} / {RUN_CODE_MAX} characters{over ? " (too long to run)" : ""}
         </span>
-        <span>Ctrl+Enter (⌘+Enter on a Mac) runs; Escape then Tab leaves the editor.</span>
+        <span>Ctrl+Enter (⌘+Enter on a Mac) runs; Tab leaves the editor.</span>
       </p>
       <div class="row">
         <label for="timeout">Timeout (ms)</label>
