@@ -42,8 +42,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     BENCH_PORT: bench,
     WEB_PORT: web,
   };
+  // Memory stores, whatever the surrounding run uses: a shared Redis would carry scores and
+  // rate-limit counts from one run into the next, and these tests count both from zero.
+  const { REDIS_URL: _redis, DATABASE_URL: _database, ...inherited } = process.env;
   const common = {
-    ...process.env,
+    ...inherited,
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     // The gateway probes admissions too; nothing listens there, which the site never needs.
     ADMISSIONS_URL: `http://127.0.0.1:${nothing}`,
