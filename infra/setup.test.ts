@@ -25,6 +25,7 @@ describe("setup: what is missing", () => {
       "aardvark-dns",
       "catatonit",
       "docker-compose",
+      "iptables",
       "mmdebstrap",
       "netavark",
       "podman",
