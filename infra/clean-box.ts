@@ -70,7 +70,9 @@ async function boxImage(work: string) {
     [
       "# Plain Debian and Bun: what a new user's machine has before the README's commands.",
       "FROM docker.io/library/debian:bookworm-slim",
+      // As Bun's installers leave it: the binary, and bunx beside it.
       `COPY --from=${BUN_IMAGE} /usr/local/bin/bun /usr/local/bin/bun`,
+      "RUN ln -s bun /usr/local/bin/bunx",
       // This machine's outbound TLS is re-signed by a proxy its own CA bundle trusts.
       "COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt",
       "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt",

@@ -152,7 +152,7 @@ describe.each(APPS)("%s image", (app) => {
     try {
       const pkg = await Bun.file(join(appDir, "package.json")).json();
       const prune = Bun.spawnSync(
-        ["bunx", "turbo", "prune", pkg.name, "--docker", `--out-dir=${out}`],
+        ["bun", "x", "turbo", "prune", pkg.name, "--docker", `--out-dir=${out}`],
         { cwd: root, stderr: "pipe" },
       );
       expect(prune.exitCode, prune.stderr.toString()).toBe(0);

@@ -139,9 +139,9 @@ for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE
   delete embedded[key];
 
 for (const path of workspaces)
-  await step(`typecheck ${name(path)}`, ["bunx", "tsc", "-p", "."], { cwd: path });
-await step("typecheck scripts, benchmarks, infra", ["bunx", "tsc", "-p", "."]);
-await step("lint", ["bunx", "biome", "check", "--error-on-warnings", "."]);
+  await step(`typecheck ${name(path)}`, ["bun", "x", "tsc", "-p", "."], { cwd: path });
+await step("typecheck scripts, benchmarks, infra", ["bun", "x", "tsc", "-p", "."]);
+await step("lint", ["bun", "x", "biome", "check", "--error-on-warnings", "."]);
 await testStep("compose and container checks", join(root, "infra"), embedded);
 
 const bothBackends = Boolean(backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL);

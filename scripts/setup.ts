@@ -22,6 +22,7 @@ const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
     { command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" },
     { command: "redis-server", pkg: "redis-server", why: "the PostgreSQL + Redis test pass" },
     { command: "pg_ctlcluster", pkg: "postgresql", why: "the PostgreSQL + Redis test pass" },
+    { command: "kubectl", pkg: "kubernetes-client", why: "rendering the Kubernetes overlays" },
   ],
   compose: [
     { command: "podman", pkg: "podman", why: "the compose stack check" },
@@ -30,6 +31,7 @@ const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
     { command: "/usr/lib/podman/netavark", pkg: "netavark", why: "compose's network" },
     { command: "/usr/lib/podman/aardvark-dns", pkg: "aardvark-dns", why: "service names" },
     { command: "catatonit", pkg: "catatonit", why: "the runner's init process under compose" },
+    { command: "iptables", pkg: "iptables", why: "podman's network (NAT, published ports)" },
     { command: "mmdebstrap", pkg: "mmdebstrap", why: "the compose check's Debian base image" },
     { command: "docker-compose", pkg: "docker-compose", why: "the compose stack check" },
   ],

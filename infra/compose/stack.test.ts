@@ -96,6 +96,22 @@ if (base) {
       expect(inspect.stdout.toString().trim()).toBe("false");
     });
 
+    test("runner: after runs, nothing is left a zombie in its container", async () => {
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${base}/api/run`, json({ code: `console.log(${i})` }));
+        expect(res.status).toBe(200);
+      }
+      await Bun.sleep(500);
+      // Field 3 of /proc/<pid>/stat is the state; Z is a zombie nobody reaped.
+      const stats = await inService("runner", ["sh", "-c", "cat /proc/[0-9]*/stat"]);
+      const states = stats
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.slice(line.lastIndexOf(")") + 2, line.lastIndexOf(")") + 3));
+      expect(states.length).toBeGreaterThan(1);
+      expect(states.filter((state) => state === "Z")).toEqual([]);
+    });
+
     test("runner: a program the sandbox blocks answers with the blocked capability", async () => {
       const res = await fetch(
         `${base}/api/run`,
