@@ -22,7 +22,7 @@ import { Service } from "kubernetes-models/v1/Service";
 
 const root = join(import.meta.dir, "..");
 const k8s = join(import.meta.dir, "k8s");
-const APPS = ["gateway", "admissions", "leaderboard", "runner", "bench"] as const;
+const APPS = ["gateway", "admissions", "leaderboard", "runner", "bench", "web"] as const;
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string } };
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {

@@ -43,6 +43,21 @@ if (base) {
       }
     });
 
+    test("the site: its home page and a page with its script, through the gateway", async () => {
+      const home = await fetch(`${base}/`);
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toStartWith("text/html");
+      const html = await home.text();
+      for (const page of ["/game/", "/playground/", "/bench/", "/portal/"])
+        expect(html).toContain(page);
+      const game = await (await fetch(`${base}/game/`)).text();
+      const script = /<script[^>]+src="([^"]+)"/.exec(game)?.[1];
+      expect(script).toBeString();
+      const asset = await fetch(new URL(script ?? "", base));
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toContain("javascript");
+    });
+
     test("leaderboard: POST a score, GET it back ranked", async () => {
       const posted = await fetch(
         `${base}/api/leaderboard`,
