@@ -13,7 +13,63 @@ async function waitForGameOver(page: Page): Promise<number> {
   return score;
 }
 
+/** Where the paddle's centre is, in game units, read from the canvas's pixels (its colour). */
+async function paddleX(page: Page): Promise<number> {
+  return page.evaluate(
+    ({ y, width }) => {
+      const canvas = document.querySelector("canvas");
+      const ctx = canvas?.getContext("2d");
+      if (!canvas || !ctx) return Number.NaN;
+      const scale = canvas.width / width;
+      const row = ctx.getImageData(0, Math.round(y * scale), canvas.width, 1).data;
+      const xs: number[] = [];
+      for (let x = 0; x < canvas.width; x++) {
+        const [r, g, b] = [row[x * 4], row[x * 4 + 1], row[x * 4 + 2]];
+        if (r === 0x7f && g === 0xd1 && b === 0xff) xs.push(x);
+      }
+      const [first, last] = [xs[0], xs.at(-1)];
+      return first === undefined || last === undefined ? Number.NaN : (first + last) / 2 / scale;
+    },
+    { y: PADDLE_ROW, width: 480 },
+  );
+}
+/** A row through the middle of the paddle (engine.ts: PLAYER_Y = 332, PLAYER_HEIGHT = 14). */
+const PADDLE_ROW = 339;
+
 export function gameTests(site: () => Site) {
+  test("touch: a tap starts the game and the paddle follows a finger held on the canvas", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    const errors = watchForErrors(page);
+    await page.goto(`${base}/game/`);
+    const touch = await context.newCDPSession(page);
+    await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+    const start = await page.getByRole("button", { name: "Start" }).boundingBox();
+    if (!start) throw new Error("no Start button");
+    // A tap, as Playwright's own touchscreen.tap sends it: a touch down and up on the button.
+    const tap = { x: start.x + start.width / 2, y: start.y + start.height / 2 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [tap] });
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.getByTestId("game-pause").waitFor();
+    expect(await paddleX(page)).toBeCloseTo(240, -1);
+    // A finger down near the canvas's left edge, held: the paddle slides under it.
+    const area = await page.locator("canvas").boundingBox();
+    if (!area) throw new Error("no canvas");
+    const finger = { x: area.x + area.width * 0.1, y: area.y + area.height * 0.9 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [finger] });
+    await touch.send("Input.dispatchTouchEvent", {
+      type: "touchMove",
+      touchPoints: [{ ...finger, x: finger.x + 1 }],
+    });
+    await page.waitForTimeout(600);
+    const held = await paddleX(page);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    // The paddle stops at the edge (half its width, 28) or under the finger (48): left of 100.
+    expect(held).toBeLessThan(100);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test("keyboard only: start, lose, see the API's validation error inline, submit, see the rank", async () => {
     const { base, context } = site();
     const page = await context.newPage();
