@@ -19,10 +19,11 @@ async function balanced(replicas: Replica[], opts: { timeoutMs?: number } = {}) 
     healthIntervalMs: 600_000,
   });
   cleanups.push(gateway.stop);
-  // The first check starts as the gateway does; let it finish, so a replica stopped next is
-  // found by the requests (passive ejection), not by that check.
+  // The first check starts as the gateway does; let it finish (the replicas have answered it,
+  // and one round trip through the gateway later their answers are taken), so a replica stopped
+  // next is found by the requests (passive ejection), not by that check.
   await waitFor(() => replicas.every((r) => r.probes > 0));
-  await fetch(`${gateway.base}/gateway/health`);
+  await fetch(`${gateway.base}/gateway/live`);
   const url = `${gateway.base}/api/leaderboard`;
   return { url, log, base: gateway.base };
 }

@@ -17,11 +17,15 @@ export type Readiness = typeof Readiness.static;
  */
 export const ReplicaHealth = t.Object({
   replica: t.Integer({ minimum: 1, description: "Position in the app's URL list, from 1" }),
-  /** up: takes traffic; not-ready: failed its last readiness check; ejected: a connection failed. */
+  /**
+   * The balancer's view: up takes traffic; not-ready failed its last periodic readiness check;
+   * ejected had a connection fail and waits out `ejectedUntil` (or its next passing check).
+   */
   state: t.UnionEnum(["up", "not-ready", "ejected"]),
   ejectedUntil: t.Optional(t.String({ format: "date-time" })),
   /** Requests sent to it and not yet answered (response headers not yet back). */
   outstanding: t.Integer({ minimum: 0 }),
+  /** Its readiness probe, asked for this answer. */
   readiness: Readiness,
 });
 export type ReplicaHealth = typeof ReplicaHealth.static;

@@ -112,16 +112,19 @@ export function recordReadiness(pool: Pool, replica: Replica, result: Readiness)
   }
 }
 
-/** Probes every replica of the pool at once and records each answer. */
-export function checkPool(pool: Pool, timeoutMs: number): Promise<Readiness[]> {
+/** Every replica's readiness probe at once, in replica order. */
+export function probeReplicas(pool: Pool, timeoutMs: number): Promise<Readiness[]> {
   const path = pool.route.readyPath ?? "/health/ready";
-  return Promise.all(
-    pool.replicas.map(async (replica) => {
-      const result = await probe(replica.origin + path, timeoutMs);
-      recordReadiness(pool, replica, result);
-      return result;
-    }),
-  );
+  return Promise.all(pool.replicas.map((replica) => probe(replica.origin + path, timeoutMs)));
+}
+
+/** An active check: probes every replica and lets each answer steer the traffic. */
+export async function checkPool(pool: Pool, timeoutMs: number): Promise<void> {
+  const results = await probeReplicas(pool, timeoutMs);
+  pool.replicas.forEach((replica, i) => {
+    const result = results[i];
+    if (result) recordReadiness(pool, replica, result);
+  });
 }
 
 export function replicaHealth(replica: Replica, readiness: Readiness): ReplicaHealth {

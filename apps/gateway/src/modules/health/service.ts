@@ -1,9 +1,13 @@
-import { checkPool, type Pool, replicaHealth } from "../balancer/service.ts";
+import { type Pool, probeReplicas, replicaHealth } from "../balancer/service.ts";
 import type { UpstreamHealth } from "./model.ts";
 
-/** One upstream's replicas probed at once; the answers also count as an active check. */
+/**
+ * One upstream's replicas probed at once, each shown with the balancer's view of it. The probes
+ * here only report: traffic follows the periodic checks, so calling this public endpoint (often,
+ * or at a bad moment) never steers requests.
+ */
 async function checkUpstream(pool: Pool, timeoutMs: number): Promise<UpstreamHealth> {
-  const results = await checkPool(pool, timeoutMs);
+  const results = await probeReplicas(pool, timeoutMs);
   const replicas = pool.replicas.map((replica, i) => {
     const readiness = results[i] ?? { status: "down" as const, latencyMs: 0, reason: "unchecked" };
     return replicaHealth(replica, readiness);
