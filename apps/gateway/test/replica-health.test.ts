@@ -121,6 +121,11 @@ describe("GET /gateway/health with replicas", () => {
     await fetch(`${gateway.base}/gateway/live`);
     b.stop();
     for (let i = 0; i < 2; i++) await fetch(`${gateway.base}/api/benchmark`);
+    const served = await fetch(`${gateway.base}/gateway/health`);
+    expect(served.status).toBe(200); // one replica is enough to serve
+    const body = (await served.json()) as HealthBody;
+    expect(body.upstreams.bench?.replicas[1]).toMatchObject({ state: "ejected" });
+
     a.ready = false;
 
     const res = await fetch(`${gateway.base}/gateway/health`);
