@@ -8,7 +8,13 @@ export const Route = t.Object({
   upstream: UpstreamName,
   /** Path prefixes, matched on segment boundaries: /api/run matches /api/run/x, not /api/runner. */
   prefixes: t.Array(t.String({ pattern: "^/" })),
-  target: t.String({ description: "Upstream origin, e.g. http://127.0.0.1:3002" }),
+  target: t.String({
+    description:
+      "Upstream origin, e.g. http://127.0.0.1:3002, or several replicas comma-separated " +
+      "(as the environment gives them): the gateway balances requests across them",
+  }),
+  /** The app's readiness probe, asked on every replica (default /health/ready). */
+  readyPath: t.Optional(t.String({ pattern: "^/" })),
   timeoutMs: t.Integer({ minimum: 1 }),
   maxBodyBytes: t.Integer({ minimum: 0 }),
   /**

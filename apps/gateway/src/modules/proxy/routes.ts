@@ -1,15 +1,18 @@
+import { splitList } from "@platform/server";
 import type { GatewayEnv } from "../../env.ts";
 import { RESERVED_PREFIXES, type Route } from "./model.ts";
 
 /** The routing table of decisions.md, with each upstream's address, timeout and body limit. */
 export function routingTable(env: GatewayEnv): Route[] {
-  const target = (url: string | undefined, port: number) =>
-    (url ?? `http://127.0.0.1:${port}`).replace(/\/$/, "");
+  const target = (urls: string | undefined, port: number) =>
+    originsOf(urls ?? `http://127.0.0.1:${port}`).join(",");
   return [
     {
       upstream: "admissions",
       prefixes: ["/health", "/api/v1"],
       target: target(env.ADMISSIONS_URL, env.ADMISSIONS_PORT),
+      // The path its compose healthcheck asks: admissions' own URLs end in a slash.
+      readyPath: "/health/ready/",
       timeoutMs: env.GATEWAY_ADMISSIONS_TIMEOUT_MS,
       maxBodyBytes: env.GATEWAY_MAX_UPLOAD_BYTES,
     },
@@ -43,6 +46,11 @@ export function routingTable(env: GatewayEnv): Route[] {
       fallback: true,
     },
   ];
+}
+
+/** The replicas' origins of a route's `target` list, without trailing slashes. */
+export function originsOf(target: string): string[] {
+  return splitList(target).map((origin) => origin.replace(/\/$/, ""));
 }
 
 /** Is `path` `prefix` itself or below it, on a segment boundary ("/", "?" or the end)? */
