@@ -87,12 +87,29 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
         return upstream;
       } catch (error) {
         if (exceeded()) throw tooLarge(route);
+        const reason = timedOut ? "timeout" : reasonOf(error);
+        // Operators see why: refused (nothing listens), reset (it broke mid-request), timeout.
+        pool.logger.warn("upstream failed", {
+          upstream: route.upstream,
+          replica: replica.origin,
+          reason,
+          kind: timedOut
+            ? "timeout"
+            : abort.signal.aborted
+              ? "client gone"
+              : CONNECT_FAILURES.has(reason)
+                ? "refused"
+                : RESETS.has(reason)
+                  ? "reset"
+                  : "other",
+          attempt,
+          requestId: who.requestId,
+        });
         if (timedOut) {
           throw new HttpProblem("GATEWAY_TIMEOUT", {
             detail: `${route.upstream} did not answer within ${route.timeoutMs} ms`,
           });
         }
-        const reason = reasonOf(error);
         const refused = CONNECT_FAILURES.has(reason);
         if (!abort.signal.aborted && (refused || RESETS.has(reason))) eject(pool, replica, reason);
         const retry = refused && replayable && attempt === 1 && !abort.signal.aborted;
