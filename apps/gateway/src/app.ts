@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { HEALTH_INTERVAL_MS } from "./env.ts";
 import { activeChecks } from "./modules/balancer/index.ts";
 import { createPool } from "./modules/balancer/service.ts";
+import { cors } from "./modules/cors/index.ts";
 import { health } from "./modules/health/index.ts";
 import { proxy } from "./modules/proxy/index.ts";
 import type { Route } from "./modules/proxy/model.ts";
@@ -15,6 +16,8 @@ export type AppDeps = {
   probeTimeoutMs?: number;
   /** How often replicas of a balanced route are checked (GATEWAY_HEALTH_INTERVAL_MS). */
   healthIntervalMs?: number;
+  /** Origins whose browsers may call the APIs (GATEWAY_CORS_ORIGINS); none by default. */
+  corsOrigins?: ReadonlySet<string>;
 };
 
 export function createApp(deps: AppDeps) {
@@ -27,6 +30,7 @@ export function createApp(deps: AppDeps) {
     new Elysia()
       // Bodies stream through untouched: the gateway never parses them.
       .use(platform({ service: "gateway", logger, parseBodies: false }))
+      .use(cors({ origins: deps.corsOrigins ?? new Set() }))
       .use(activeChecks({ pools: allPools, intervalMs: healthIntervalMs, probeTimeoutMs }))
       .use(health({ pools: allPools, probeTimeoutMs }))
       .use(proxy({ routes, pools, trustedProxies: deps.trustedProxies }))
