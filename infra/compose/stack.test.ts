@@ -58,6 +58,23 @@ if (base) {
       expect(asset.headers.get("content-type")).toContain("javascript");
     });
 
+    test("metrics: on each app's own port inside the network, never through the gateway", async () => {
+      for (const [service, port] of [
+        ["gateway", 9300],
+        ["runner", 9303],
+      ] as const) {
+        const text = await inService(service, [
+          "bun",
+          "-e",
+          `console.log(await (await fetch('http://127.0.0.1:${port}/metrics')).text())`,
+        ]);
+        expect(text).toContain("http_requests_total");
+      }
+      const published = await fetch(`${base}/metrics`);
+      expect(published.status).toBe(404);
+      expect(await published.text()).not.toContain("http_requests_total");
+    });
+
     test("leaderboard: POST a score, GET it back ranked", async () => {
       const posted = await fetch(
         `${base}/api/leaderboard`,

@@ -1,9 +1,11 @@
-import { healthRoutes, type Logger, platform } from "@platform/server";
+import { healthRoutes, type Logger, type Metrics, platform } from "@platform/server";
 import { Elysia } from "elysia";
 import { type BenchmarkDeps, benchmark } from "./modules/benchmark/index.ts";
 
 export type AppDeps = Omit<BenchmarkDeps, "now" | "logger"> & {
   logger: Logger;
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
   now?: () => number;
 };
 
@@ -13,7 +15,9 @@ export const MAX_BODY_BYTES = 4 * 1024;
 export function createApp(deps: AppDeps) {
   const { store, logger } = deps;
   return new Elysia()
-    .use(platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES }))
+    .use(
+      platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
+    )
     .use(healthRoutes("bench", { store: () => store.ping() }))
     .use(benchmark({ ...deps, now: deps.now ?? Date.now }));
 }

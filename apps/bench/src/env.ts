@@ -1,9 +1,11 @@
-import { commonEnv, parseEnv, port, redisEnv, EnvType as T } from "@platform/server";
+import { commonEnv, metricsPort, parseEnv, port, redisEnv, EnvType as T } from "@platform/server";
 
 export const BenchEnv = T.Object({
   ...commonEnv,
   ...redisEnv,
   BENCH_PORT: port(3004),
+  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  BENCH_METRICS_PORT: metricsPort(0),
   /** Benchmark requests per minute per client IP (spec section 8: 10). */
   BENCH_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
   /** Runs allowed to wait behind the running one; past it requests get 503 + Retry-After. */

@@ -1,6 +1,7 @@
 import { BENCHMARK_TYPES } from "@platform/contracts/benchmark";
 import {
   createLogger,
+  createMetrics,
   createStore,
   exitOnStartupError,
   parseTrustedProxies,
@@ -14,6 +15,7 @@ import { createBenchmarkRunner } from "./runner/runner.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "bench", level: env.LOG_LEVEL });
+  const metrics = createMetrics("bench");
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "bench:" });
   const runner = createBenchmarkRunner({
     iterations: BENCHMARK_ITERATIONS,
@@ -29,6 +31,7 @@ try {
   for (const type of BENCHMARK_TYPES) for (let i = 0; i < 2; i++) await runner.run(type);
   logger.info("warmed up", { runsPerType: 2 });
   const app = createApp({
+    metrics,
     store,
     runner,
     logger,
@@ -36,6 +39,8 @@ try {
     runsPerMinute: env.BENCH_RATE_LIMIT,
   });
   serve(app, {
+    metrics,
+    metricsPort: env.BENCH_METRICS_PORT,
     port: env.BENCH_PORT,
     hostname: env.HOST,
     logger,

@@ -1,4 +1,4 @@
-import { commonEnv, parseEnv, port, EnvType as T } from "@platform/server";
+import { commonEnv, metricsPort, parseEnv, port, EnvType as T } from "@platform/server";
 
 const MiB = 1024 * 1024;
 /** Default of GATEWAY_HEALTH_INTERVAL_MS, exported so createApp's default is this same one. */
@@ -15,6 +15,8 @@ export const GatewayEnv = T.Object({
   HOST: commonEnv.HOST,
   SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
   GATEWAY_PORT: port(3000),
+  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  GATEWAY_METRICS_PORT: metricsPort(0),
   /**
    * The gateway is the edge: by default it trusts no X-Forwarded-For at all and writes the real
    * peer address. Name a load balancer in front of it here.

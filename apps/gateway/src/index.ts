@@ -1,4 +1,10 @@
-import { createLogger, exitOnStartupError, parseTrustedProxies, serve } from "@platform/server";
+import {
+  createLogger,
+  createMetrics,
+  exitOnStartupError,
+  parseTrustedProxies,
+  serve,
+} from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
 import { parseOrigins } from "./modules/cors/service.ts";
@@ -7,6 +13,7 @@ import { routingTable } from "./modules/proxy/routes.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
+  const metrics = createMetrics("gateway");
   const routes = routingTable(env);
   logger.info("routes", {
     routes: routes.map(({ upstream, prefixes, target, timeoutMs }) => ({
@@ -17,12 +24,15 @@ try {
     })),
   });
   const app = createApp({
+    metrics,
     routes,
     trustedProxies: parseTrustedProxies(env.GATEWAY_TRUSTED_PROXIES),
     logger,
     corsOrigins: parseOrigins(env.GATEWAY_CORS_ORIGINS),
   });
   serve(app, {
+    metrics,
+    metricsPort: env.GATEWAY_METRICS_PORT,
     port: env.GATEWAY_PORT,
     hostname: env.HOST,
     logger,

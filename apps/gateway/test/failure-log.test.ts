@@ -67,3 +67,38 @@ describe("why an upstream failed, in the log", () => {
     expect(log.messages("upstream failed")[0]?.kind).toBe("reset");
   });
 });
+
+describe("per-upstream metrics", () => {
+  test("latency by upstream and status; failed attempts by kind", async () => {
+    const { createMetrics } = await import("@platform/server");
+    const metrics = createMetrics("gateway");
+    const up = replica();
+    const gone = replica();
+    gone.stop();
+    cleanups.push(up.stop);
+    const gateway = await startGateway(
+      [
+        routeTo("leaderboard", up.target, ["/api/leaderboard"]),
+        routeTo("bench", gone.target, ["/api/benchmark"]),
+      ],
+      "none",
+      { metrics, healthIntervalMs: 600_000 },
+    );
+    cleanups.push(gateway.stop);
+    expect((await fetch(`${gateway.base}/api/leaderboard`)).status).toBe(200);
+    expect((await fetch(`${gateway.base}/api/benchmark`)).status).toBe(502);
+    const text = await metrics.registry.metrics();
+    const sample = (name: string, ...labels: string[]) =>
+      text
+        .split("\n")
+        .find((line) => line.startsWith(`${name}{`) && labels.every((l) => line.includes(l)))
+        ?.split(" ")
+        .at(-1);
+    expect(
+      sample("gateway_upstream_duration_seconds_count", 'upstream="leaderboard"', 'status="200"'),
+    ).toBe("1");
+    expect(sample("gateway_upstream_failures_total", 'upstream="bench"', 'kind="refused"')).toBe(
+      "1",
+    );
+  });
+});

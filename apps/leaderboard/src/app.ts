@@ -1,8 +1,13 @@
-import { healthRoutes, type Logger, platform } from "@platform/server";
+import { healthRoutes, type Logger, type Metrics, platform } from "@platform/server";
 import { Elysia } from "elysia";
 import { type LeaderboardDeps, leaderboard } from "./modules/leaderboard/index.ts";
 
-export type AppDeps = Omit<LeaderboardDeps, "now"> & { logger: Logger; now?: () => number };
+export type AppDeps = Omit<LeaderboardDeps, "now"> & {
+  logger: Logger;
+  now?: () => number;
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
+};
 
 /** Bodies are two short fields; anything near this size is not a score. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -10,7 +15,14 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export function createApp(deps: AppDeps) {
   const { store, logger } = deps;
   return new Elysia()
-    .use(platform({ service: "leaderboard", logger, maxJsonBytes: MAX_BODY_BYTES }))
+    .use(
+      platform({
+        service: "leaderboard",
+        logger,
+        maxJsonBytes: MAX_BODY_BYTES,
+        metrics: deps.metrics,
+      }),
+    )
     .use(healthRoutes("leaderboard", { store: () => store.ping() }))
     .use(leaderboard({ ...deps, now: deps.now ?? Date.now }));
 }

@@ -1,5 +1,6 @@
 import {
   createLogger,
+  createMetrics,
   createStore,
   exitOnStartupError,
   parseTrustedProxies,
@@ -11,15 +12,19 @@ import { loadEnv } from "./env.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "leaderboard", level: env.LOG_LEVEL });
+  const metrics = createMetrics("leaderboard");
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "leaderboard:" });
   logger.info("starting", { store: store.kind, postsPerMinute: env.LEADERBOARD_RATE_LIMIT });
   const app = createApp({
+    metrics,
     store,
     logger,
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     postsPerMinute: env.LEADERBOARD_RATE_LIMIT,
   });
   serve(app, {
+    metrics,
+    metricsPort: env.LEADERBOARD_METRICS_PORT,
     port: env.LEADERBOARD_PORT,
     hostname: env.HOST,
     logger,

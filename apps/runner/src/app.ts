@@ -1,12 +1,15 @@
-import type { SharedStore, TrustedProxies } from "@platform/server";
+import type { Metrics, SharedStore, TrustedProxies } from "@platform/server";
 import { type Logger, platform } from "@platform/server";
 import { Elysia } from "elysia";
+import { runnerMetrics } from "./metrics.ts";
 import { health } from "./modules/health/index.ts";
 import { run } from "./modules/run/index.ts";
 import type { KernelLayers } from "./sandbox/layers.ts";
 import type { SandboxRunner } from "./sandbox/runner.ts";
 
 export type AppDeps = {
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
   runner: SandboxRunner;
   kernel: KernelLayers;
   store: SharedStore;
@@ -22,9 +25,17 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export function createApp(deps: AppDeps) {
   const { runner, kernel, logger } = deps;
   return new Elysia()
-    .use(platform({ service: "runner", logger, maxJsonBytes: MAX_BODY_BYTES }))
+    .use(
+      platform({ service: "runner", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
+    )
     .use(health({ runner, kernel }))
-    .use(run({ ...deps, now: deps.now ?? Date.now }));
+    .use(
+      run({
+        ...deps,
+        now: deps.now ?? Date.now,
+        countOutcome: deps.metrics && runnerMetrics(deps.metrics, runner),
+      }),
+    );
 }
 
 export type App = ReturnType<typeof createApp>;

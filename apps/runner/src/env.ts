@@ -1,9 +1,11 @@
-import { commonEnv, parseEnv, port, redisEnv, EnvType as T } from "@platform/server";
+import { commonEnv, metricsPort, parseEnv, port, redisEnv, EnvType as T } from "@platform/server";
 
 export const RunnerEnv = T.Object({
   ...commonEnv,
   ...redisEnv,
   RUNNER_PORT: port(3003),
+  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  RUNNER_METRICS_PORT: metricsPort(0),
   /** POST /api/run per minute per client IP. */
   RUNNER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   /** Sandboxes kept started and waiting; each is used for one run only. */

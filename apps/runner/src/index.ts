@@ -1,6 +1,7 @@
 import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
 import {
   createLogger,
+  createMetrics,
   createStore,
   exitOnStartupError,
   parseTrustedProxies,
@@ -17,6 +18,7 @@ try {
   const stopReaper = startReaper();
   const env = loadEnv();
   const logger = createLogger({ service: "runner", level: env.LOG_LEVEL });
+  const metrics = createMetrics("runner");
   const limits = defaultLimits(env.RUNNER_MEMORY_MB);
   const allowMissing = parseAllowedMissing(env.RUNNER_ALLOW_MISSING_LAYERS);
   const host = await prepareHost({ limits, allowMissing, logger });
@@ -51,6 +53,7 @@ try {
       });
   logger.info("starting", { store: store.kind, pool: env.RUNNER_POOL_SIZE });
   const app = createApp({
+    metrics,
     runner,
     kernel: host.kernel,
     store,
@@ -59,6 +62,8 @@ try {
     runsPerMinute: env.RUNNER_RATE_LIMIT,
   });
   serve(app, {
+    metrics,
+    metricsPort: env.RUNNER_METRICS_PORT,
     port: env.RUNNER_PORT,
     hostname: env.HOST,
     logger,

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
-import { createLogger, memorySink, parseTrustedProxies } from "@platform/server";
+import { createLogger, type Metrics, memorySink, parseTrustedProxies } from "@platform/server";
 import { testStore } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
 import { buildHarness, CHECKER_FILE, HARNESS_FILE } from "../src/sandbox/harness.ts";
@@ -86,9 +86,9 @@ export const FULL_KERNEL: KernelLayers = {
 
 export async function testApp(
   layers: LayerSwitches = ALL_LAYERS,
-  overrides: Partial<RunnerConfig> & { runsPerMinute?: number } = {},
+  overrides: Partial<RunnerConfig> & { runsPerMinute?: number; metrics?: Metrics } = {},
 ) {
-  const { runsPerMinute = 10_000, ...config } = overrides;
+  const { runsPerMinute = 10_000, metrics, ...config } = overrides;
   const runner = await testRunner(layers, config);
   const app = createApp({
     runner,
@@ -98,6 +98,7 @@ export async function testApp(
     logger: silentLogger(),
     trustedProxies: parseTrustedProxies("loopback"),
     runsPerMinute,
+    metrics,
   });
   return { app, runner };
 }

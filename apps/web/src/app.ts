@@ -1,4 +1,4 @@
-import { healthRoutes, type Logger, platform } from "@platform/server";
+import { healthRoutes, type Logger, type Metrics, platform } from "@platform/server";
 import { Elysia } from "elysia";
 import type { Bundle } from "./build/bundle.ts";
 import { assets } from "./modules/assets/index.ts";
@@ -7,6 +7,8 @@ import { pages } from "./modules/pages/index.ts";
 import { securityHeaders } from "./security.ts";
 
 export type AppDeps = {
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
   logger: Logger;
   /** The current build: a function, so `bun run dev` can swap in a rebuild. */
   bundle: () => Bundle;
@@ -19,7 +21,7 @@ export function createApp(deps: AppDeps) {
   const render = () => ({ bundle: bundle(), liveReload: reloads !== undefined });
   const app = new Elysia()
     // The site takes no request bodies; nothing to parse.
-    .use(platform({ service: "web", logger, parseBodies: false }))
+    .use(platform({ service: "web", logger, parseBodies: false, metrics: deps.metrics }))
     .use(securityHeaders())
     .use(healthRoutes("web"))
     .use(assets({ bundle }));

@@ -1,5 +1,5 @@
 import { watch } from "node:fs";
-import { createLogger, exitOnStartupError, serve } from "@platform/server";
+import { createLogger, createMetrics, exitOnStartupError, serve } from "@platform/server";
 import { createApp } from "./app.ts";
 import { buildClient, CLIENT_DIR } from "./build/bundle.ts";
 import { loadEnv } from "./env.ts";
@@ -12,6 +12,7 @@ const dev = process.argv.includes("--dev");
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "web", level: env.LOG_LEVEL });
+  const metrics = createMetrics("web");
   const started = performance.now();
   let bundle = await buildClient({ production: !dev });
   logger.info("built", {
@@ -36,8 +37,10 @@ try {
       }, 50);
     });
   }
-  const app = createApp({ logger, bundle: () => bundle, reloads });
+  const app = createApp({ logger, bundle: () => bundle, reloads, metrics });
   serve(app, {
+    metrics,
+    metricsPort: env.WEB_METRICS_PORT,
     port: env.WEB_PORT,
     hostname: env.HOST,
     logger,

@@ -55,6 +55,10 @@ export const splitList = (value: string): string[] =>
 export const port = (fallback: number) =>
   Type.Integer({ minimum: 1, maximum: 65535, default: fallback });
 
+/** Where an app serves `/metrics`, apart from its API (0 turns it off). */
+export const metricsPort = (fallback: number) =>
+  Type.Integer({ minimum: 0, maximum: 65535, default: fallback });
+
 /** Variables every app reads; each app's env.ts spreads these into its own schema. */
 export const commonEnv = {
   NODE_ENV: oneOf(["development", "production", "test"], "development"),

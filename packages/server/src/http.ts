@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from "elysia";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
+import { type Metrics, routeLabel } from "./metrics.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
 
@@ -11,6 +12,8 @@ export type PlatformOptions = {
   maxJsonBytes?: number;
   /** Off for the gateway, which streams bodies through untouched. */
   parseBodies?: boolean;
+  /** Request counts, durations and problem codes go here when given (metrics.ts). */
+  metrics?: Metrics;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -70,7 +73,7 @@ export function toProblem(code: string | number, error: unknown, request: Reques
  * request, strict JSON bodies (415 / 400 / 413) and one problem+json shape for every error.
  */
 export function platform(opts: PlatformOptions) {
-  const { logger, service } = opts;
+  const { logger, service, metrics } = opts;
   const maxJsonBytes = opts.maxJsonBytes ?? 64 * 1024;
   const startedAt = new WeakMap<Request, number>();
   /** The problem a request was answered with, for its access-log line (why it failed). */
@@ -81,8 +84,9 @@ export function platform(opts: PlatformOptions) {
       startedAt.set(request, performance.now());
       set.headers["x-request-id"] = requestIdFor(request);
     })
-    .onError({ as: "global" }, ({ code, error, request, set }) => {
+    .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const problem = toProblem(code, error, request);
+      metrics?.problems.inc({ code: problem.code, route: routeLabel(route) });
       const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
       if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
         logger.error("unhandled error", { requestId, err: error });
@@ -91,9 +95,14 @@ export function platform(opts: PlatformOptions) {
       answeredWith.set(request, { code: problem.code, reason: problem.extensions?.reason });
       return problemResponse(problem, requestId);
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue, route }) => {
       const start = startedAt.get(request);
       const status = responseValue instanceof Response ? responseValue.status : set.status;
+      if (metrics && start !== undefined) {
+        const labels = { method: request.method, route: routeLabel(route) };
+        metrics.requests.inc({ ...labels, status: String(status) });
+        metrics.duration.observe(labels, (performance.now() - start) / 1000);
+      }
       const problem = answeredWith.get(request);
       logger.info("request", {
         method: request.method,

@@ -11,6 +11,7 @@ export {
   ConfigError,
   commonEnv,
   EnvType,
+  metricsPort,
   oneOf,
   parseEnv,
   port,
@@ -27,6 +28,15 @@ export {
   memorySink,
   stdoutSink,
 } from "./logger.ts";
+export {
+  Counter,
+  createMetrics,
+  Gauge,
+  Histogram,
+  type Metrics,
+  routeLabel,
+  serveMetrics,
+} from "./metrics.ts";
 export {
   HttpProblem,
   invalidField,

@@ -1,5 +1,6 @@
 import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
+import { type Metrics, serveMetrics } from "./metrics.ts";
 
 export type ServeOptions = {
   port: number;
@@ -10,6 +11,9 @@ export type ServeOptions = {
   maxRequestBodySize?: number;
   /** Runs after the last in-flight request finished: close pools, stores, timers. */
   onShutdown?: () => Promise<void> | void;
+  /** `/metrics` on a port of its own (`metricsPort`, 0: off), for as long as the app runs. */
+  metrics?: Metrics;
+  metricsPort?: number;
 };
 
 /**
@@ -30,6 +34,9 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   const server = app.server;
   if (!server) throw new Error("the server did not start");
   logger.info("listening", { url: server.url.href });
+  const stopMetrics = opts.metrics
+    ? serveMetrics(opts.metrics, { port: opts.metricsPort ?? 0, hostname: opts.hostname, logger })
+    : () => {};
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -50,6 +57,7 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
       // ones run before the log is flushed.
       await new Promise((resolve) => setImmediate(resolve));
       await opts.onShutdown?.();
+      stopMetrics();
       clearTimeout(force);
       logger.info("stopped");
       await logger.flush();

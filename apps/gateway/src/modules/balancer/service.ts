@@ -1,4 +1,5 @@
 import type { Logger } from "@platform/server";
+import type { UpstreamMetrics } from "../proxy/metrics.ts";
 import type { Route } from "../proxy/model.ts";
 import { originsOf } from "../proxy/routes.ts";
 import type { Readiness, ReplicaHealth } from "./model.ts";
@@ -25,13 +26,15 @@ export type Pool = {
   readonly route: Route;
   readonly replicas: readonly Replica[];
   readonly logger: Logger;
+  /** Latency and failures per upstream, when metrics are on. */
+  readonly metrics?: UpstreamMetrics;
   /** Where the next pick starts looking, so equally loaded replicas take turns. */
   cursor: number;
   /** An active check still running (a slow probe must not stack up behind the interval). */
   checking: boolean;
 };
 
-export function createPool(route: Route, logger: Logger): Pool {
+export function createPool(route: Route, logger: Logger, metrics?: UpstreamMetrics): Pool {
   const replicas = originsOf(route.target).map((origin, i) => ({
     index: i + 1,
     origin,
@@ -40,7 +43,7 @@ export function createPool(route: Route, logger: Logger): Pool {
     ejectedUntil: 0,
     ejections: 0,
   }));
-  return { route, replicas, logger, cursor: 0, checking: false };
+  return { route, replicas, logger, metrics, cursor: 0, checking: false };
 }
 
 const usable = (replica: Replica, now: number) => replica.ready && replica.ejectedUntil <= now;

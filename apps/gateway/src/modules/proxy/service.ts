@@ -82,26 +82,33 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
   try {
     for (let attempt = 1; replica; attempt++) {
       try {
+        const sent = performance.now();
         const upstream = await send(replica, path, init);
+        pool.metrics?.latency.observe(
+          { upstream: route.upstream, status: String(upstream.status) },
+          (performance.now() - sent) / 1000,
+        );
         toClientResponseHeaders(upstream.headers, who.requestId);
         return upstream;
       } catch (error) {
         if (exceeded()) throw tooLarge(route);
         const reason = timedOut ? "timeout" : reasonOf(error);
         // Operators see why: refused (nothing listens), reset (it broke mid-request), timeout.
+        const kind = timedOut
+          ? "timeout"
+          : abort.signal.aborted
+            ? "client gone"
+            : CONNECT_FAILURES.has(reason)
+              ? "refused"
+              : RESETS.has(reason)
+                ? "reset"
+                : "other";
+        pool.metrics?.failures.inc({ upstream: route.upstream, kind });
         pool.logger.warn("upstream failed", {
           upstream: route.upstream,
           replica: replica.origin,
           reason,
-          kind: timedOut
-            ? "timeout"
-            : abort.signal.aborted
-              ? "client gone"
-              : CONNECT_FAILURES.has(reason)
-                ? "refused"
-                : RESETS.has(reason)
-                  ? "reset"
-                  : "other",
+          kind,
           attempt,
           requestId: who.requestId,
         });

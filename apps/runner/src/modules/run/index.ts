@@ -17,6 +17,8 @@ export type RunDeps = {
   /** Runs per minute per client IP. */
   runsPerMinute: number;
   now: () => number;
+  /** Counts each answered run's outcome (metrics.ts), when metrics are on. */
+  countOutcome?: (result: RunResult) => void;
 };
 
 const PATH = "/api/run";
@@ -32,13 +34,21 @@ export const run = (deps: RunDeps) => {
     new Elysia({ name: "run", prefix: PATH })
       .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: runLimit }]))
       // The fairness limits key a client as the rate limit does (an IPv6 client by its /64).
-      .post("", ({ body, clientIp }) => runCode(runner, body, rateLimitKey(clientIp)), {
-        body: RunRequest,
-        response: { 200: RunResult },
-        detail: {
-          summary:
-            "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
+      .post(
+        "",
+        async ({ body, clientIp }) => {
+          const result = await runCode(runner, body, rateLimitKey(clientIp));
+          deps.countOutcome?.(result);
+          return result;
         },
-      })
+        {
+          body: RunRequest,
+          response: { 200: RunResult },
+          detail: {
+            summary:
+              "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
+          },
+        },
+      )
   );
 };

@@ -1,0 +1,50 @@
+/**
+ * The runner's own metrics beside the request metrics every app has: the sandbox pool and the
+ * gate (read at scrape time from the runner's stats), and every run's outcome.
+ */
+import { Counter, Gauge, type Metrics } from "@platform/server";
+import type { RunResult } from "./modules/run/model.ts";
+import type { SandboxRunner } from "./sandbox/runner.ts";
+
+export type CountOutcome = (result: RunResult) => void;
+
+export function runnerMetrics(metrics: Metrics, runner: SandboxRunner): CountOutcome {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: "runner_sandboxes",
+    help: "Sandboxes by state: ready (warm, waiting), starting, running; and runs queued.",
+    labelNames: ["state"] as const,
+    registers,
+    collect() {
+      const { ready, starting, running, queued } = runner.stats();
+      this.set({ state: "ready" }, ready);
+      this.set({ state: "starting" }, starting);
+      this.set({ state: "running" }, running);
+      this.set({ state: "queued" }, queued);
+    },
+  });
+  new Gauge({
+    name: "runner_checkers_replaced",
+    help: "Checker processes replaced since start (killed at their deadline or worn out).",
+    registers,
+    collect() {
+      this.set(runner.stats().checkersReplaced);
+    },
+  });
+  const outcomes = new Counter({
+    name: "runner_runs_total",
+    help: "Runs answered, by outcome: ok, error (the program threw), blocked, timeout.",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  return (result) => {
+    const outcome = result.timedOut
+      ? "timeout"
+      : result.error === null
+        ? "ok"
+        : result.error.startsWith("SecurityError")
+          ? "blocked"
+          : "error";
+    outcomes.inc({ outcome });
+  };
+}

@@ -1,0 +1,82 @@
+/** Request metrics by templated route, problem codes, and /metrics served on a port of its own. */
+import { describe, expect, test } from "bun:test";
+import { Elysia, t } from "elysia";
+import {
+  createLogger,
+  createMetrics,
+  HttpProblem,
+  memorySink,
+  platform,
+  serveMetrics,
+} from "../src/index.ts";
+import { freePort, get } from "./support/index.ts";
+
+function makeApp() {
+  const metrics = createMetrics("test");
+  const logger = createLogger({ service: "test", level: "silent", sink: memorySink() });
+  const app = new Elysia()
+    .use(platform({ service: "test", logger, metrics }))
+    .get("/items/:id", ({ params }) => ({ id: params.id }), {
+      params: t.Object({ id: t.String() }),
+    })
+    .get("/limited", () => {
+      throw new HttpProblem("RATE_LIMITED", { detail: "slow down" });
+    });
+  return { app, metrics };
+}
+
+/** The value of one sample line in the text exposition, or undefined. */
+function sample(text: string, name: string, labels: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+describe("request metrics", () => {
+  test("counted by the templated route, never the raw path; durations observed", async () => {
+    const { app, metrics } = makeApp();
+    for (const id of ["1", "2", "3"])
+      expect((await app.handle(get(`/items/${id}`))).status).toBe(200);
+    await Bun.sleep(10);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, "http_requests_total", 'route="/items/:id",status="200"')).toBe(3);
+    expect(text).not.toContain('route="/items/1"');
+    expect(sample(text, "http_request_duration_seconds_count", 'route="/items/:id"')).toBe(3);
+    expect(text).toContain('service="test"');
+    expect(text).toContain("process_resident_memory_bytes");
+  });
+
+  test("error answers count their problem code (rate-limit refusals among them)", async () => {
+    const { app, metrics } = makeApp();
+    expect((await app.handle(get("/limited"))).status).toBe(429);
+    expect((await app.handle(get("/nowhere"))).status).toBe(404);
+    await Bun.sleep(10);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, "http_problems_total", 'code="RATE_LIMITED"')).toBe(1);
+    expect(sample(text, "http_problems_total", 'code="NOT_FOUND"')).toBe(1);
+    expect(sample(text, "http_requests_total", 'status="429"')).toBe(1);
+  });
+});
+
+describe("/metrics on its own port", () => {
+  test("answers the Prometheus text format there, and nothing else", async () => {
+    const { metrics } = makeApp();
+    const port = await freePort();
+    const logger = createLogger({ service: "test", level: "silent" });
+    const stop = serveMetrics(metrics, { port, hostname: "127.0.0.1", logger });
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/plain");
+      expect(await res.text()).toContain("# TYPE http_requests_total counter");
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      stop();
+    }
+  });
+
+  test("port 0 turns it off", () => {
+    const { metrics } = makeApp();
+    const logger = createLogger({ service: "test", level: "silent" });
+    expect(() => serveMetrics(metrics, { port: 0, hostname: "127.0.0.1", logger })()).not.toThrow();
+  });
+});
