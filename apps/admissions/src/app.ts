@@ -29,7 +29,8 @@ import { reference } from "./modules/reference/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
-import { DEFAULT_WORKFLOW, type WorkflowSettings, workflowMoveDeps } from "./workflow.ts";
+import type { WorkflowSettings } from "./modules/workflow/service.ts";
+import { DEFAULT_WORKFLOW, workflowMoveDeps } from "./wiring.ts";
 
 export type AppDeps = {
   db: Db;
@@ -98,7 +99,7 @@ export function createApp(deps: AppDeps) {
   const guard = authGuard(authDeps);
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
   const move = workflowMoveDeps(db, checks, { ...DEFAULT_WORKFLOW, ...deps.workflow });
-  const applicationsDeps = { db, now: authDeps.now, checks, effects: move.effects };
+  const applicationsDeps = { db, now: authDeps.now, move };
   const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...deps.payments };
   const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };

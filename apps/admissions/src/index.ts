@@ -8,7 +8,7 @@ import { documentChecklist } from "./modules/documents/service.ts";
 import { localDiskStorage } from "./modules/documents/storage.ts";
 import { logMailer, smtpMailer } from "./modules/notifications/mailer.ts";
 import { feeLedger } from "./modules/payments/ledger.ts";
-import { DEFAULT_WORKFLOW, startJobs, workflowMoveDeps } from "./workflow.ts";
+import { DEFAULT_WORKFLOW, startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
 try {
   const env = loadEnv();
@@ -28,7 +28,7 @@ try {
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
     : logMailer(logger);
-  const jobs = startJobs(
+  const jobs = startBackgroundJobs(
     {
       db,
       logger,

@@ -4,7 +4,7 @@ import { problemOf } from "@platform/server/testing";
 import { logMailer, smtpMailer } from "../src/modules/notifications/mailer.ts";
 import { claimDueEmails } from "../src/modules/notifications/outbox.ts";
 import { DEFAULT_DELIVERY_POLICY, deliverDueEmails } from "../src/modules/notifications/worker.ts";
-import { runJobsOnce } from "../src/workflow.ts";
+import { runJobsOnce } from "../src/wiring.ts";
 import { startSmtpServer } from "./smtp.ts";
 import { type Paged, setupApp, signIn } from "./support.ts";
 import {

@@ -4,7 +4,7 @@ import { documentChecklist } from "../src/modules/documents/service.ts";
 import type { Mailer } from "../src/modules/notifications/mailer.ts";
 import { DEFAULT_DELIVERY_POLICY } from "../src/modules/notifications/worker.ts";
 import { feeLedger } from "../src/modules/payments/ledger.ts";
-import { DEFAULT_WORKFLOW, type JobsDeps, workflowMoveDeps } from "../src/workflow.ts";
+import { DEFAULT_WORKFLOW, type JobsDeps, workflowMoveDeps } from "../src/wiring.ts";
 import {
   type ApplicationJson,
   as,

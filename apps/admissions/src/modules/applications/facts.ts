@@ -3,8 +3,8 @@ import { type Dialect, forUpdateOf } from "../../db/dialect.ts";
 import { notFound } from "../../problems.ts";
 import type { DocumentType, Program } from "../catalog/model.ts";
 import { isStaff, type User } from "../users/model.ts";
-import { isFinal } from "./lifecycle.ts";
-import type { ApplicationStatus } from "./model.ts";
+import type { ApplicationStatus } from "../workflow/model.ts";
+import { isFinal } from "../workflow/service.ts";
 
 /** What the documents and payments features need to know about an application. */
 export type ApplicationFacts = {

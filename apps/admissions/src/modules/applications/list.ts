@@ -4,16 +4,17 @@ import { toInt } from "../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { isStaff, type User } from "../users/model.ts";
-import { countFromTotals } from "./counts.ts";
-import type { Application, ApplicationListQuery, ApplicationStatus, Transition } from "./model.ts";
+import type { Application, ApplicationStatus, Transition } from "../workflow/model.ts";
 import {
   type ApplicationRow,
+  countFromTotals,
   selectApplications,
   type TransitionRow,
   toApplication,
   toTransition,
-} from "./rows.ts";
-import type { ApplicationsDeps } from "./service.ts";
+} from "../workflow/service.ts";
+import type { ApplicationsDeps } from "./internal/deps.ts";
+import type { ApplicationListQuery } from "./model.ts";
 
 type Ordering = NonNullable<ApplicationListQuery["ordering"]>;
 type Fragment = SQL.Query<unknown>;

@@ -1,33 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf } from "../../lib/schema.ts";
-import { ActorRole } from "../applications/model.ts";
-
-/** Every kind of staff (or system) action the audit log records. */
-export const AUDIT_ACTIONS = [
-  "application.transition",
-  "application.reviewer_assigned",
-  "application.reviewer_unassigned",
-  "review.saved",
-  "review.conflict_declared",
-  "rubric.saved",
-  "program.created",
-  "program.updated",
-  "program.deactivated",
-  "program.reviewers_set",
-  "intake.created",
-  "intake.updated",
-  "staff.created",
-  "staff.updated",
-  "applications.exported",
-  "document.reviewed",
-  "payment.confirmed",
-  "payment.failed",
-  "payment.refunded",
-  "fee.waived",
-] as const;
-export const AuditAction = enumOf(AUDIT_ACTIONS);
-export type AuditAction = typeof AuditAction.static;
+import { ActorRole, AuditAction } from "../workflow/model.ts";
 
 const Timestamp = t.String({ format: "date-time" });
 

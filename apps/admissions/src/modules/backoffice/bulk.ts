@@ -2,8 +2,8 @@ import { HttpProblem } from "@platform/server";
 import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import type { Application } from "../applications/model.ts";
-import { decisionOf, type MoveDeps, moveApplication, type Origin } from "../applications/move.ts";
+import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
+import { decisionOf, moveApplication } from "../workflow/service.ts";
 import type { BulkTransitionBody, Refusal } from "./model.ts";
 
 export type BulkDeps = { db: Db; now: () => number; move: MoveDeps };

@@ -7,9 +7,9 @@ import {
   readSecurity,
   writeSecurity,
 } from "../../lib/openapi.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
 import { type BulkDeps, bulkTransition } from "./bulk.ts";
 import { exportApplications } from "./export.ts";
 import { BulkResult, BulkTransitionBody, ExportQuery, Stats, StatsQuery } from "./model.ts";

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { enumOf, int } from "../../lib/schema.ts";
-import { ApplicationListQuery, ApplicationStatus, DecisionFields } from "../applications/model.ts";
+import { ApplicationListQuery } from "../applications/model.ts";
+import { ApplicationStatus, DecisionFields } from "../workflow/model.ts";
 
 export const MAX_BULK = 200;
 

@@ -1,4 +1,4 @@
-import type { AuditEvent } from "../audit/service.ts";
+import type { AuditEvent } from "../workflow/model.ts";
 import { type Intake, IntakeUpdate, type Program, ProgramUpdate } from "./model.ts";
 
 /** The fields staff set on a program or an intake: what its audit entries report. */

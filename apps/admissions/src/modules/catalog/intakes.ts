@@ -4,13 +4,12 @@ import type { Db } from "../../db/client.ts";
 import { forUpdateOf, isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../applications/move.ts";
-import { recordAudit } from "../audit/service.ts";
-import { seatsOf } from "../decisions/seats.ts";
+import type { Origin } from "../workflow/model.ts";
+import { recordAudit, seatsOf } from "../workflow/service.ts";
 import { intakeCreated, intakeUpdated } from "./audit.ts";
+import type { CatalogDeps } from "./internal/deps.ts";
 import type { Intake, IntakeCreate, IntakeUpdate, Program } from "./model.ts";
 import { type IntakeRow, type ProgramRow, toIntake, toProgram } from "./rows.ts";
-import type { CatalogDeps } from "./service.ts";
 
 export async function listIntakes(db: Db, programId: string, nowMs: number): Promise<Intake[]> {
   const rows = await db.run(

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PageQuery } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
-import { DecisionFields } from "../applications/model.ts";
+import { DecisionFields } from "../workflow/model.ts";
 
 export const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
 export const Decision = enumOf(DECISIONS);

@@ -2,11 +2,16 @@ import type { Db } from "../../db/client.ts";
 import type { Page, PageOf } from "../../lib/pagination.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import type { Application, ApplicationStatus } from "../applications/model.ts";
-import { lockIntake, type MoveDeps, moveApplication, type Origin } from "../applications/move.ts";
-import { type ApplicationRow, selectApplications, toApplication } from "../applications/rows.ts";
+import type { Application, ApplicationStatus, MoveDeps, Origin } from "../workflow/model.ts";
+import {
+  type ApplicationRow,
+  lockIntake,
+  moveApplication,
+  seatsOf,
+  selectApplications,
+  toApplication,
+} from "../workflow/service.ts";
 import type { Decision } from "./model.ts";
-import { seatsOf } from "./seats.ts";
 import { firstWaitlisted } from "./waitlist.ts";
 
 export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };

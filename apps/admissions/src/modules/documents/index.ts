@@ -16,9 +16,9 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, type User } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
 import { contentDisposition } from "./filename.ts";
 import {
   ApplicationParams,

@@ -2,7 +2,7 @@ import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import { type ApplicationFacts, isClosed, ownApplication } from "../applications/facts.ts";
+import { type ApplicationFacts, isClosed, ownApplication } from "../applications/service.ts";
 import { DOCUMENT_TYPES, type DocumentType } from "../catalog/model.ts";
 import type { User } from "../users/model.ts";
 import { classify, type Verdict } from "./file-type.ts";

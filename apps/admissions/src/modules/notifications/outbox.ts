@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { type Dialect, skipLocked, toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import type { TransitionEffects } from "../applications/move.ts";
+import type { TransitionEffects } from "../workflow/model.ts";
 import type { OutboxEmail, OutboxQuery } from "./model.ts";
 import { emailFor } from "./templates.ts";
 

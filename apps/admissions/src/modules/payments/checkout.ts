@@ -1,6 +1,6 @@
 import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt } from "../../lib/ids.ts";
-import { visibleApplication } from "../applications/facts.ts";
+import { visibleApplication } from "../applications/service.ts";
 import type { User } from "../users/model.ts";
 import type { PaymentsDeps } from "./access.ts";
 import { presentOne } from "./access.ts";

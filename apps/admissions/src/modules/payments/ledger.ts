@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
 import { toInt } from "../../db/dialect.ts";
-import type { FeeLedger, FeeStatus } from "../applications/guards.ts";
+import type { FeeLedger, FeeStatus } from "../applications/service.ts";
 import type { Program } from "../catalog/model.ts";
 import type { PaymentStatus } from "./model.ts";
 import type { PaymentRow } from "./rows.ts";

@@ -3,7 +3,7 @@ import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import { ownApplication, visibleApplication } from "../applications/facts.ts";
+import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { User } from "../users/model.ts";
 import { type PaymentsDeps, present, presentOne, visiblePayment } from "./access.ts";
 import { settleOverdue, startAtProvider, syncWithProvider } from "./checkout.ts";

@@ -1,9 +1,9 @@
 import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import { visibleApplication } from "../applications/facts.ts";
-import { recordAudit } from "../audit/service.ts";
+import { visibleApplication } from "../applications/service.ts";
 import { isStaff, type User } from "../users/model.ts";
+import { recordAudit } from "../workflow/service.ts";
 import { type PaymentsDeps, presentOne, visiblePayment } from "./access.ts";
 import {
   canMove,

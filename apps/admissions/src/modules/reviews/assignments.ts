@@ -3,10 +3,9 @@ import type { Db } from "../../db/client.ts";
 import { forUpdateOf, toBool } from "../../db/dialect.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
-import { type MoveDeps, moveApplication, type Origin } from "../applications/move.ts";
-import { loadVisible } from "../applications/rows.ts";
-import { recordAudit } from "../audit/service.ts";
 import type { User } from "../users/model.ts";
+import type { MoveDeps, Origin } from "../workflow/model.ts";
+import { loadVisible, moveApplication, recordAudit } from "../workflow/service.ts";
 
 export type ReviewsDeps = { db: Db; now: () => number; move: MoveDeps };
 

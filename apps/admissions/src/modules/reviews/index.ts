@@ -8,9 +8,9 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
 import { assignReviewer, type ReviewsDeps, unassignReviewer } from "./assignments.ts";
 import {
   ApplicationParams,

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
-import { Application } from "../applications/model.ts";
+import { Application } from "../workflow/model.ts";
 
 const Id = t.String({ format: "uuid" });
 const Timestamp = t.String({ format: "date-time" });

@@ -1,7 +1,7 @@
 import { toBool, toInt, toIso } from "../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import { type ApplicationRow, selectApplications, toApplication } from "../applications/rows.ts";
 import type { User } from "../users/model.ts";
+import { type ApplicationRow, selectApplications, toApplication } from "../workflow/service.ts";
 import type { ReviewsDeps } from "./assignments.ts";
 import type { QueueItem, QueueQuery } from "./model.ts";
 

@@ -4,8 +4,8 @@ import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../applications/move.ts";
-import { recordAudit } from "../audit/service.ts";
+import type { Origin } from "../workflow/model.ts";
+import { recordAudit } from "../workflow/service.ts";
 import type { Rubric, RubricBody } from "./model.ts";
 
 type RubricRow = {

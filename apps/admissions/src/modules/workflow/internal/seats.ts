@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
-import { toInt } from "../../db/dialect.ts";
-import { notFound } from "../../problems.ts";
-import type { ApplicationStatus } from "../applications/model.ts";
+import { toInt } from "../../../db/dialect.ts";
+import { notFound } from "../../../problems.ts";
+import type { ApplicationStatus } from "../model.ts";
 
 /** Statuses that hold one of the intake's seats: an outstanding offer, or a place taken. */
 export const SEAT_HOLDING: ReadonlySet<ApplicationStatus> = new Set([

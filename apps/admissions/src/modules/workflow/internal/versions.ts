@@ -1,8 +1,6 @@
 import { HttpProblem } from "@platform/server";
-import { problem } from "../../problems.ts";
-
-/** The version a client expects, from If-Match (→ 412 when stale) or the body (→ 409). */
-export type Precondition = { version: number; via: "if-match" | "body" };
+import { problem } from "../../../problems.ts";
+import type { Precondition } from "../model.ts";
 
 const ETAG = /^(?:W\/)?"(\d{1,9})"$/;
 

@@ -1,8 +1,16 @@
 import type { SQL } from "bun";
-import { toIso, toIsoOrNull } from "../../db/dialect.ts";
+import { type Dialect, forUpdateOf, toIso, toIsoOrNull } from "../../db/dialect.ts";
+import { newId } from "../../lib/ids.ts";
 import { notFound } from "../../problems.ts";
 import { isStaff, type User } from "../users/model.ts";
-import type { ActorRole, Application, ApplicationStatus, Transition } from "./model.ts";
+import type {
+  ActorRole,
+  Application,
+  ApplicationStatus,
+  AuditEvent,
+  Origin,
+  Transition,
+} from "./model.ts";
 
 export type ApplicationRow = {
   id: string;
@@ -112,4 +120,58 @@ export async function loadVisible(sql: SQL, id: string, viewer: User): Promise<A
     throw notFound("Application");
   }
   return application;
+}
+
+/**
+ * Holds the intake's row until the transaction ends (PostgreSQL; SQLite has one writer).
+ * Every status change takes it first, so seat counts and waitlist positions read under it
+ * cannot change before the move commits, and locks are always taken in one order: intake,
+ * then application, then the running totals.
+ */
+export async function lockIntake(tx: SQL, dialect: Dialect, intakeId: string): Promise<void> {
+  await tx`SELECT i.id FROM intakes i WHERE i.id = ${intakeId}${forUpdateOf(tx, dialect, "i")}`;
+}
+
+export async function recordTransition(
+  tx: SQL,
+  applicationId: string,
+  from: ApplicationStatus | null,
+  to: ApplicationStatus,
+  origin: Origin & { reason: string | null; at: string },
+): Promise<void> {
+  await tx`INSERT INTO application_transitions ${tx({
+    id: newId(),
+    application_id: applicationId,
+    from_status: from,
+    to_status: to,
+    actor_id: origin.actor.id,
+    actor_role: origin.actor.role,
+    reason: origin.reason,
+    client_ip: origin.clientIp,
+    created_at: origin.at,
+  })}`;
+}
+
+/**
+ * Appends one audit entry, in the caller's transaction, so the log holds exactly the actions
+ * that happened. Nothing updates or deletes entries (the database refuses it: migration 0004).
+ */
+export async function recordAudit(
+  tx: SQL,
+  origin: Origin,
+  event: AuditEvent,
+  at: string,
+): Promise<void> {
+  await tx`INSERT INTO audit_log ${tx({
+    id: newId(),
+    actor_id: origin.actor.id,
+    actor_role: origin.actor.role,
+    action: event.action,
+    application_id: event.applicationId ?? null,
+    subject_type: event.subject?.type ?? null,
+    subject_id: event.subject?.id ?? null,
+    details: JSON.stringify(event.details ?? {}),
+    client_ip: origin.clientIp,
+    created_at: at,
+  })}`;
 }

@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { toInt } from "../../db/dialect.ts";
-import type { ApplicationStatus } from "./model.ts";
+import { toInt } from "../../../db/dialect.ts";
+import type { ApplicationStatus } from "../model.ts";
 
 /**
  * Running totals per (intake, status) in `application_counts`, changed in the same

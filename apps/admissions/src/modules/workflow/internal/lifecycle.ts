@@ -1,6 +1,6 @@
-import { problem } from "../../problems.ts";
-import type { Role } from "../users/model.ts";
-import type { ApplicationStatus } from "./model.ts";
+import { problem } from "../../../problems.ts";
+import type { Role } from "../../users/model.ts";
+import type { ApplicationStatus } from "../model.ts";
 
 /**
  * Who may make a move: the applicant who owns the application, any staff member (reviewer or
