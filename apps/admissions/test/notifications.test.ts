@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Logger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
 import { logMailer, smtpMailer } from "../src/modules/notifications/mailer.ts";
+import type { OutboxEmail } from "../src/modules/notifications/model.ts";
 import { claimDueEmails } from "../src/modules/notifications/outbox.ts";
 import { DEFAULT_DELIVERY_POLICY, deliverDueEmails } from "../src/modules/notifications/worker.ts";
 import { runJobsOnce } from "../src/wiring.ts";
@@ -27,17 +28,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type OutboxJson = {
-  id: string;
-  applicationId: string;
-  event: string;
-  to: string;
-  subject: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-};
+type OutboxJson = OutboxEmail;
 const outboxOf = async (applicationId: string) =>
   (
     await expectJson<Paged<OutboxJson>>(

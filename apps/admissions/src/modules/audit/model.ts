@@ -1,18 +1,17 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
+import { Id, Timestamp } from "../../lib/schema.ts";
 import { ActorRole, AuditAction } from "../workflow/model.ts";
 
-const Timestamp = t.String({ format: "date-time" });
-
 export const AuditEntry = t.Object({
-  id: t.String({ format: "uuid" }),
+  id: Id,
   actor: t.Object({
-    id: t.Nullable(t.String({ format: "uuid" }), { description: "null for the system" }),
+    id: t.Nullable(Id, { description: "null for the system" }),
     role: ActorRole,
     email: t.Nullable(t.String()),
   }),
   action: AuditAction,
-  applicationId: t.Nullable(t.String({ format: "uuid" })),
+  applicationId: t.Nullable(Id),
   subject: t.Nullable(
     t.Object({ type: t.String(), id: t.String() }, { description: "What else was acted on" }),
   ),

@@ -1,12 +1,12 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf } from "../../lib/schema.ts";
+import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "dead"] as const;
 
 export const OutboxEmail = t.Object({
-  id: t.String({ format: "uuid" }),
-  applicationId: t.Nullable(t.String({ format: "uuid" })),
+  id: Id,
+  applicationId: t.Nullable(Id),
   event: t.String({ description: "The application status the email tells about" }),
   to: t.String(),
   subject: t.String(),
@@ -14,10 +14,10 @@ export const OutboxEmail = t.Object({
     description: "pending: not delivered yet (retried with backoff); sent; dead: out of attempts",
   }),
   attempts: t.Integer({ minimum: 0 }),
-  nextAttemptAt: t.Nullable(t.String({ format: "date-time" })),
+  nextAttemptAt: t.Nullable(Timestamp),
   lastError: t.Nullable(t.String()),
-  createdAt: t.String({ format: "date-time" }),
-  sentAt: t.Nullable(t.String({ format: "date-time" })),
+  createdAt: Timestamp,
+  sentAt: t.Nullable(Timestamp),
 });
 export type OutboxEmail = typeof OutboxEmail.static;
 

@@ -8,6 +8,7 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { Id, Timestamp } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -33,14 +34,14 @@ type Deps = ReviewsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
 const tags = ["review"];
 
 const Assigned = t.Object({
-  reviewerId: t.String({ format: "uuid" }),
-  assignedAt: t.String({ format: "date-time" }),
+  reviewerId: Id,
+  assignedAt: Timestamp,
 });
 const Conflict = t.Object({
-  applicationId: t.String({ format: "uuid" }),
-  reviewerId: t.String({ format: "uuid" }),
+  applicationId: Id,
+  reviewerId: Id,
   reason: t.String(),
-  at: t.String({ format: "date-time" }),
+  at: Timestamp,
 });
 
 /** Rubrics, reviewer assignments, reviews, conflicts of interest and the reviewer's queue. */

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { t } from "elysia";
 import type { Dialect } from "../../db/dialect.ts";
-import { enumOf, int } from "../../lib/schema.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { ROLES, type User } from "../users/model.ts";
 
 /**
@@ -26,9 +26,6 @@ export const STATUSES = [
 ] as const;
 export const ApplicationStatus = enumOf(STATUSES);
 export type ApplicationStatus = typeof ApplicationStatus.static;
-
-const Id = t.String({ format: "uuid" });
-const Timestamp = t.String({ format: "date-time" });
 
 /** Who made a move: an account's role, or the system (offer expiry). */
 export const ActorRole = enumOf([...ROLES, "system"], {
@@ -98,11 +95,9 @@ export const DecisionFields = {
     }),
   ),
 };
-export type DecisionInput = {
-  respondBy?: string | undefined;
-  conditions?: string[] | undefined;
-  waitlistPosition?: number | undefined;
-};
+/** The decision fields of a request, all optional; each route says which apply. */
+export const DecisionInput = t.Object(DecisionFields);
+export type DecisionInput = typeof DecisionInput.static;
 
 export const Transition = t.Object({
   id: Id,
@@ -117,6 +112,17 @@ export const Transition = t.Object({
   at: Timestamp,
 });
 export type Transition = typeof Transition.static;
+
+/** An intake's seats, from the running totals (docs/admissions.md, "Decisions"). */
+export const Seats = t.Object({
+  intakeId: Id,
+  capacity: int({ minimum: 1 }),
+  held: int({ minimum: 0, description: "Outstanding offers plus places taken" }),
+  taken: int({ minimum: 0, description: "Accepted and enrolled" }),
+  available: int({ minimum: 0, description: "Seats a new offer may take" }),
+  waitlisted: int({ minimum: 0 }),
+});
+export type Seats = typeof Seats.static;
 
 /** Every kind of staff (or system) action the audit log records. */
 export const AUDIT_ACTIONS = [

@@ -22,7 +22,7 @@ export {
   TRANSITIONS,
 } from "./internal/lifecycle.ts";
 export { moveApplication } from "./internal/move.ts";
-export { PLACE_TAKEN, SEAT_HOLDING, type Seats, seatsOf } from "./internal/seats.ts";
+export { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "./internal/seats.ts";
 export { assertVersion, etagOf, lostRace, preconditionsOf } from "./internal/versions.ts";
 export {
   type ApplicationRow,

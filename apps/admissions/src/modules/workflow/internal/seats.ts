@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { toInt } from "../../../db/dialect.ts";
 import { notFound } from "../../../problems.ts";
-import type { ApplicationStatus } from "../model.ts";
+import type { ApplicationStatus, Seats } from "../model.ts";
 
 /** Statuses that hold one of the intake's seats: an outstanding offer, or a place taken. */
 export const SEAT_HOLDING: ReadonlySet<ApplicationStatus> = new Set([
@@ -12,16 +12,6 @@ export const SEAT_HOLDING: ReadonlySet<ApplicationStatus> = new Set([
 ]);
 /** Places taken: never more than the capacity, even if the capacity was lowered since. */
 export const PLACE_TAKEN: ReadonlySet<ApplicationStatus> = new Set(["accepted", "enrolled"]);
-
-export type Seats = {
-  intakeId: string;
-  capacity: number;
-  /** Outstanding offers plus places taken. */
-  held: number;
-  taken: number;
-  available: number;
-  waitlisted: number;
-};
 
 /**
  * The intake's seats from the running totals (constant time). Callers that act on the answer
