@@ -8,7 +8,7 @@ import { documentChecklist } from "./modules/documents/service.ts";
 import { localDiskStorage } from "./modules/documents/storage.ts";
 import { logMailer, smtpMailer } from "./modules/notifications/mailer.ts";
 import { feeLedger } from "./modules/payments/ledger.ts";
-import { DEFAULT_WORKFLOW, startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
+import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
 try {
   const env = loadEnv();
@@ -24,7 +24,13 @@ try {
   const swept = await documentStorage.sweepIncoming(3_600_000);
   if (swept > 0) logger.info("partial uploads removed", { count: swept });
   const settings = appSettings(env);
-  const app = createApp({ db, store, logger, documentStorage, ...settings });
+  // Built once: requests and the background jobs move applications through the same effects.
+  const move = workflowMoveDeps(
+    db,
+    { documents: documentChecklist, fees: feeLedger },
+    settings.workflow,
+  );
+  const app = createApp({ db, store, logger, documentStorage, move, ...settings });
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
     : logMailer(logger);
@@ -33,11 +39,7 @@ try {
       db,
       logger,
       now: Date.now,
-      move: workflowMoveDeps(
-        db,
-        { documents: documentChecklist, fees: feeLedger },
-        { ...DEFAULT_WORKFLOW, ...settings.workflow },
-      ),
+      move,
       mailer,
       delivery: deliveryPolicy(env),
     },

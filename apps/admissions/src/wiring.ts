@@ -17,8 +17,6 @@ import { combineEffects, startJobs, type WorkflowSettings } from "./modules/work
  * module has to import upward.
  */
 
-export const DEFAULT_WORKFLOW: WorkflowSettings = { offerResponseMs: 14 * 86_400_000 };
-
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
  * the submission guards and the decision rules first (they may refuse), then the applicant's

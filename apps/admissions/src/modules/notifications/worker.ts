@@ -13,13 +13,12 @@ export type DeliveryPolicy = {
   maxBackoffMs: number;
 };
 
-export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
-  maxAttempts: 10,
+/** The policy's fixed part; attempts and the first delay are configured (config.ts). */
+export const DELIVERY_TIMING = {
   leaseMs: 120_000,
   batchSize: 20,
-  baseBackoffMs: 30_000,
   maxBackoffMs: 3_600_000,
-};
+} satisfies Partial<DeliveryPolicy>;
 
 export type DeliveryDeps = {
   db: Db;
