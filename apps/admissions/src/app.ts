@@ -21,10 +21,13 @@ import { type DocumentStorage, localDiskStorage } from "./modules/documents/stor
 import { probes } from "./modules/health/index.ts";
 import { notifications } from "./modules/notifications/index.ts";
 import { payments } from "./modules/payments/index.ts";
-import { feeLedger } from "./modules/payments/ledger.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
-import { manualProvider, type PaymentProvider } from "./modules/payments/providers.ts";
-import { stripeProvider } from "./modules/payments/stripe.ts";
+import {
+  feeLedger,
+  manualProvider,
+  type PaymentProvider,
+  stripeProvider,
+} from "./modules/payments/service.ts";
 import { reference } from "./modules/reference/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { staff } from "./modules/staff/index.ts";

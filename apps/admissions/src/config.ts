@@ -4,7 +4,7 @@ import { AdmissionsEnv } from "./env.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/throttle.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/notifications/worker.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
-import type { StripeSettings } from "./modules/payments/stripe.ts";
+import type { StripeSettings } from "./modules/payments/service.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
 
 /*

@@ -7,7 +7,7 @@ import { loadEnv } from "./env.ts";
 import { documentChecklist } from "./modules/documents/service.ts";
 import { localDiskStorage } from "./modules/documents/storage.ts";
 import { logMailer, smtpMailer } from "./modules/notifications/mailer.ts";
-import { feeLedger } from "./modules/payments/ledger.ts";
+import { feeLedger } from "./modules/payments/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
 try {

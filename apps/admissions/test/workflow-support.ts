@@ -3,7 +3,7 @@ import { problemOf } from "@platform/server/testing";
 import { DEFAULT_DELIVERY_POLICY, DEFAULT_SETTINGS } from "../src/config.ts";
 import { documentChecklist } from "../src/modules/documents/service.ts";
 import type { Mailer } from "../src/modules/notifications/mailer.ts";
-import { feeLedger } from "../src/modules/payments/ledger.ts";
+import { feeLedger } from "../src/modules/payments/service.ts";
 import { type JobsDeps, workflowMoveDeps } from "../src/wiring.ts";
 import {
   type ApplicationJson,

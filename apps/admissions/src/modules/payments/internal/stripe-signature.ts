@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { problem } from "../../problems.ts";
+import { problem } from "../../../problems.ts";
 
 /** Stripe's documented default: events signed more than 5 minutes from now are refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

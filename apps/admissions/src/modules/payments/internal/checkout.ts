@@ -1,11 +1,11 @@
-import { toInt, toIso } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
-import { visibleApplication } from "../applications/service.ts";
-import type { User } from "../users/model.ts";
+import { toInt, toIso } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { visibleApplication } from "../../applications/service.ts";
+import type { User } from "../../users/model.ts";
+import { findPayment, type PaymentRow } from "../queries.ts";
 import type { PaymentsDeps } from "./access.ts";
 import { presentOne } from "./access.ts";
 import { expireOverdueManual, pendingPayment } from "./ledger.ts";
-import { findPayment, type PaymentRow } from "./rows.ts";
 import { applySessionState } from "./sessions.ts";
 
 /** Opens the provider's checkout for a pending payment that has none yet (idempotent). */

@@ -1,5 +1,5 @@
 import type { Logger } from "@platform/server";
-import { problem } from "../../problems.ts";
+import { problem } from "../../../problems.ts";
 import type { CheckoutRequest, PaymentProvider, SessionState } from "./providers.ts";
 
 export type StripeSettings = {

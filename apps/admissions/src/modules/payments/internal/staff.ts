@@ -1,9 +1,11 @@
-import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
-import { isoAt, newId } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
-import { visibleApplication } from "../applications/service.ts";
-import { isStaff, type User } from "../users/model.ts";
-import { recordAudit } from "../workflow/service.ts";
+import { isUniqueViolation, toInt, toIso } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import { visibleApplication } from "../../applications/service.ts";
+import { isStaff, type User } from "../../users/model.ts";
+import { recordAudit } from "../../workflow/service.ts";
+import type { FeeSummary, Receipt, RefundBody } from "../model.ts";
+import { findPayment, formatReceiptNumber, type PaymentRow } from "../queries.ts";
 import { type PaymentsDeps, presentOne, visiblePayment } from "./access.ts";
 import {
   canMove,
@@ -13,8 +15,6 @@ import {
   markSucceeded,
   pendingPayment,
 } from "./ledger.ts";
-import type { FeeSummary, Receipt, RefundBody } from "./model.ts";
-import { findPayment, formatReceiptNumber, type PaymentRow } from "./rows.ts";
 
 const illegal = (row: PaymentRow, action: string) =>
   problem("ILLEGAL_PAYMENT_TRANSITION", {

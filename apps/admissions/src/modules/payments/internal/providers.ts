@@ -1,4 +1,4 @@
-import type { ProviderName } from "./model.ts";
+import type { ProviderName } from "../model.ts";
 
 /** What a provider needs to start collecting one payment. */
 export type CheckoutRequest = {

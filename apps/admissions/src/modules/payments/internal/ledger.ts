@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
-import { toInt } from "../../db/dialect.ts";
-import type { FeeLedger, FeeStatus } from "../applications/service.ts";
-import type { Program } from "../catalog/model.ts";
-import type { PaymentStatus } from "./model.ts";
-import type { PaymentRow } from "./rows.ts";
+import { toInt } from "../../../db/dialect.ts";
+import type { FeeLedger, FeeStatus } from "../../applications/service.ts";
+import type { Program } from "../../catalog/model.ts";
+import type { PaymentStatus } from "../model.ts";
+import type { PaymentRow } from "../queries.ts";
 
 /**
  * Every change of a payment's status goes through here, as a conditional UPDATE (`WHERE status
