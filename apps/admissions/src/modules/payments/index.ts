@@ -27,12 +27,10 @@ import {
   getReceipt,
   idempotencyKeyOf,
   listPayments,
-  MAX_EVENT_BYTES,
   type PaymentsDeps,
   receiveStripeEvent,
   refreshPayment,
   refundPayment,
-  STRIPE_WEBHOOK_PATH,
   settleManual,
   waiveFee,
 } from "./service.ts";
@@ -45,6 +43,10 @@ export type PaymentsRoutesDeps = PaymentsDeps & {
 };
 
 const tags = ["payments"];
+
+const STRIPE_WEBHOOK_PATH = "/api/v1/payments/webhooks/stripe/";
+/** Stripe's events are a few KiB; anything this large is not one. */
+const MAX_EVENT_BYTES = 256 * 1024;
 
 /** Paying an application's fee, and what staff do about fees. */
 const applicationRoutes = (deps: PaymentsRoutesDeps) =>

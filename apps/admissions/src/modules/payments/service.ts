@@ -21,7 +21,7 @@ export { feeLedger } from "./internal/ledger.ts";
 export { manualProvider, type PaymentProvider } from "./internal/providers.ts";
 export { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./internal/staff.ts";
 export { type StripeSettings, stripeProvider } from "./internal/stripe.ts";
-export { MAX_EVENT_BYTES, receiveStripeEvent, STRIPE_WEBHOOK_PATH } from "./internal/webhook.ts";
+export { receiveStripeEvent } from "./internal/webhook.ts";
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

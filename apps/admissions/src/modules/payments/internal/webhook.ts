@@ -5,10 +5,6 @@ import { applySessionState } from "./sessions.ts";
 import { sessionStateOf } from "./stripe.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
 
-export const STRIPE_WEBHOOK_PATH = "/api/v1/payments/webhooks/stripe/";
-/** Stripe's events are a few KiB; anything this large is not one. */
-export const MAX_EVENT_BYTES = 256 * 1024;
-
 type StripeEvent = { id: string; type: string; data: { object: Record<string, unknown> } };
 
 function parseEvent(payload: string): StripeEvent {
