@@ -6,7 +6,7 @@ import type { Db } from "./db/client.ts";
 import type { SubmissionChecks } from "./modules/applications/guards.ts";
 import { applications } from "./modules/applications/index.ts";
 import { audit } from "./modules/audit/index.ts";
-import { authGuard } from "./modules/auth/guard.ts";
+import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import { accessTokens } from "./modules/auth/jwt.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
@@ -77,6 +77,7 @@ export function createApp(deps: AppDeps) {
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
   };
   const guard = authGuard(authDeps);
+  const rateLimiting = rateLimitGuard(deps.trustedProxies);
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
   const move =
     deps.move ?? workflowMoveDeps(db, checks, { ...DEFAULT_SETTINGS.workflow, ...deps.workflow });
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
       auth({
         ...authDeps,
         guard,
+        rateLimiting,
         trustedProxies: deps.trustedProxies,
         registrationsPerHour: deps.registrationsPerHour ?? DEFAULT_SETTINGS.registrationsPerHour,
       }),
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps) {
         logger,
         now: authDeps.now,
         guard,
+        rateLimiting,
         trustedProxies: deps.trustedProxies,
         storage:
           deps.documentStorage ??

@@ -2,8 +2,6 @@ import {
   clientGuards,
   createRateLimiter,
   HttpProblem,
-  type RateLimiter,
-  rateLimitHeaders,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -16,7 +14,7 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import type { AuthGuard } from "../auth/guard.ts";
+import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF, type User } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import { contentDisposition } from "./filename.ts";
@@ -45,6 +43,7 @@ import { uploadDocument } from "./upload.ts";
 
 export type DocumentsRoutesDeps = DocumentsDeps & {
   guard: AuthGuard;
+  rateLimiting: RateLimitGuard;
   trustedProxies: TrustedProxies;
   store: SharedStore;
   /** Uploads per applicant per hour. */
@@ -55,22 +54,6 @@ const tags = ["documents"];
 
 /** What the upload route's parse hook leaves as the body: the stream itself is read later. */
 const STREAMED = Symbol("multipart body, streamed by the handler");
-
-/**
- * Per account, not per IP: uploads need a signed-in applicant, and one account should not
- * fill the disk however many addresses it comes from. Checked before the body is read.
- */
-async function assertUploadQuota(limiter: RateLimiter, actor: User, set: { headers: object }) {
-  const decision = await limiter.check(`user:${actor.id}`);
-  const headers = rateLimitHeaders(limiter.policy, decision);
-  Object.assign(set.headers, headers);
-  if (!decision.allowed) {
-    throw new HttpProblem("RATE_LIMITED", {
-      detail: `At most ${limiter.policy.limit} uploads per hour; retry in ${headers["retry-after"]} s`,
-      headers,
-    });
-  }
-}
 
 /** Downloads are never rendered by the browser in our origin, whatever the bytes hold. */
 const downloadHeaders = (row: {
@@ -96,16 +79,11 @@ export const documents = (deps: DocumentsRoutesDeps) => {
   );
   return new Elysia({ name: "documents", prefix: "/api/v1/applications" })
     .use(clientGuards(deps.trustedProxies))
+    .use(deps.rateLimiting)
     .use(deps.guard)
     .post(
       "/:id/documents/",
-      async ({ actor, params, body, request, set }) => {
-        if (body !== STREAMED) {
-          throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
-            detail: "Upload the file as multipart/form-data (fields `type` and `file`)",
-          });
-        }
-        await assertUploadQuota(uploadLimit, actor, set);
+      async ({ actor, params, request, set }) => {
         const document = await uploadDocument(deps, actor, params.id, request);
         set.status = 201;
         set.headers.location = documentPath(params.id, document.id);
@@ -113,7 +91,18 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
       {
         auth: ["applicant"],
+        // Per account, not per IP: one account should not fill the disk however many
+        // addresses it comes from. Checked before the handler reads the body.
+        rateLimit: { key: "user", limiter: uploadLimit },
         params: ApplicationParams,
+        // Before the quota: a request that is not an upload at all does not spend it.
+        beforeHandle: ({ body }) => {
+          if (body !== STREAMED) {
+            throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+              detail: "Upload the file as multipart/form-data (fields `type` and `file`)",
+            });
+          }
+        },
         // Elysia's own multipart parser would buffer the whole body; this one only checks the
         // headers and leaves the stream to the handler, which runs after authentication.
         parse: ({ request }) => {
