@@ -15,7 +15,7 @@ import {
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
-import { STAFF, type User } from "../users/model.ts";
+import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import { contentDisposition } from "./filename.ts";
 import {
