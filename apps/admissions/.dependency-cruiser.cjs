@@ -85,10 +85,14 @@ module.exports = {
     {
       name: "controller-imports-beyond-service-and-model",
       comment:
-        "A controller (index.ts) calls its own service.ts and validates with its own model.ts; the rest of the module is theirs. Applies to the modules already in that shape; add each as it is reshaped.",
+        "A controller (index.ts) calls its own service.ts and validates with its own model.ts; the rest of the module (queries.ts, internal/) is theirs.",
       severity: "error",
-      from: { path: "^src/modules/(payments|workflow)/index\\.ts$" },
-      to: { path: "^src/modules/$1/", pathNot: "^src/modules/$1/(service|model)\\.ts$" },
+      from: { path: "^src/modules/([^/]+)/index\\.ts$" },
+      to: {
+        path: "^src/modules/$1/",
+        // auth/guard.ts is auth's plugin face: its controller uses it like every other one.
+        pathNot: ["^src/modules/$1/(service|model)\\.ts$", "^src/modules/auth/guard\\.ts$"],
+      },
     },
   ],
   options: {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { csvField, csvRow } from "../src/modules/backoffice/csv.ts";
+import { csvField, csvRow } from "../src/modules/backoffice/internal/csv.ts";
 import type { Refusal } from "../src/modules/backoffice/model.ts";
 import { type ApplicationJson, createDraft, setupApp, signIn } from "./support.ts";
 import {

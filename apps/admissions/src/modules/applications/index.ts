@@ -6,7 +6,6 @@ import type { AuthGuard } from "../auth/guard.ts";
 import type { User } from "../users/model.ts";
 import { Application, type ApplicationStatus } from "../workflow/model.ts";
 import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
-import { listApplications } from "./list.ts";
 import {
   ActionBody,
   ApplicationCreate,
@@ -22,6 +21,7 @@ import {
   createApplication,
   getApplication,
   getHistory,
+  listApplications,
   transition,
   updateDraft,
 } from "./service.ts";

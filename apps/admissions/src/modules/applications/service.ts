@@ -15,12 +15,13 @@ import {
   moveApplication,
   recordTransition,
 } from "../workflow/service.ts";
-import { assertIntakeOpen } from "./guards.ts";
 import type { ApplicationsDeps } from "./internal/deps.ts";
-import { listTransitions } from "./list.ts";
+import { assertIntakeOpen } from "./internal/guards.ts";
+import { listTransitions } from "./internal/list.ts";
 import type { ApplicationCreate, ApplicationUpdate } from "./model.ts";
 
 export type { Origin } from "../workflow/model.ts";
+export type { ApplicationsDeps } from "./internal/deps.ts";
 // What the documents, payments and back-office features read of an application, and the
 // submission checks they fill in: the module's public face for them.
 export {
@@ -29,10 +30,14 @@ export {
   isClosed,
   ownApplication,
   visibleApplication,
-} from "./facts.ts";
-export type { DocumentChecklist, FeeLedger, FeeStatus, SubmissionChecks } from "./guards.ts";
-export type { ApplicationsDeps } from "./internal/deps.ts";
-export { type Filters, filtersFor, whereOf } from "./list.ts";
+} from "./internal/facts.ts";
+export type {
+  DocumentChecklist,
+  FeeLedger,
+  FeeStatus,
+  SubmissionChecks,
+} from "./internal/guards.ts";
+export { type Filters, filtersFor, listApplications, whereOf } from "./internal/list.ts";
 
 const load = loadApplication;
 

@@ -5,7 +5,6 @@ import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { createIntake, updateIntake } from "./intakes.ts";
 import {
   IdParams,
   Intake,
@@ -20,10 +19,12 @@ import {
 } from "./model.ts";
 import {
   type CatalogDeps,
+  createIntake,
   createProgram,
   deactivateProgram,
   getProgram,
   listPrograms,
+  updateIntake,
   updateProgram,
 } from "./service.ts";
 

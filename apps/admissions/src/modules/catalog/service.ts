@@ -8,13 +8,13 @@ import { notFound, problem } from "../../problems.ts";
 import { isStaff, type User } from "../users/model.ts";
 import type { Origin } from "../workflow/model.ts";
 import { recordAudit } from "../workflow/service.ts";
-import { programChanged, programCreated } from "./audit.ts";
-import { listIntakes } from "./intakes.ts";
+import { programChanged, programCreated } from "./internal/audit.ts";
 import type { CatalogDeps } from "./internal/deps.ts";
+import { listIntakes } from "./internal/intakes.ts";
 
-export { findIntakeWithProgram } from "./intakes.ts";
 export type { CatalogDeps } from "./internal/deps.ts";
-export { isOpenAt } from "./rows.ts";
+export { findIntakeWithProgram } from "./internal/intakes.ts";
+export { isOpenAt } from "./queries.ts";
 
 import type {
   Program,
@@ -23,7 +23,9 @@ import type {
   ProgramListQuery,
   ProgramUpdate,
 } from "./model.ts";
-import { type ProgramRow, toProgram } from "./rows.ts";
+import { type ProgramRow, toProgram } from "./queries.ts";
+
+export { createIntake, updateIntake } from "./internal/intakes.ts";
 
 type Ordering = NonNullable<ProgramListQuery["ordering"]>;
 

@@ -11,8 +11,8 @@ import {
   selectApplications,
   toApplication,
 } from "../workflow/service.ts";
+import { firstWaitlisted } from "./internal/waitlist.ts";
 import type { Decision } from "./model.ts";
-import { firstWaitlisted } from "./waitlist.ts";
 
 export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };
 

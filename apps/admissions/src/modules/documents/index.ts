@@ -17,7 +17,6 @@ import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { contentDisposition } from "./filename.ts";
 import {
   ApplicationParams,
   Checklist,
@@ -28,18 +27,19 @@ import {
   ReviewBody,
   uploadRequestBody,
 } from "./model.ts";
-import { assertMultipartHeaders } from "./multipart.ts";
-import { documentPath } from "./rows.ts";
 import {
+  assertMultipartHeaders,
+  contentDisposition,
   type DocumentsDeps,
   deleteDocument,
+  documentPath,
   getChecklist,
   getDocument,
   listDocuments,
   openDocument,
   reviewDocument,
+  uploadDocument,
 } from "./service.ts";
-import { uploadDocument } from "./upload.ts";
 
 export type DocumentsRoutesDeps = DocumentsDeps & {
   guard: AuthGuard;

@@ -2,7 +2,7 @@ import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { DocumentType } from "../catalog/model.ts";
-import { MEDIA_TYPES } from "./file-type.ts";
+import { MEDIA_TYPES } from "./internal/file-type.ts";
 
 export const DOCUMENT_STATUSES = ["uploaded", "verified", "rejected"] as const;
 export const DocumentStatus = enumOf(DOCUMENT_STATUSES);

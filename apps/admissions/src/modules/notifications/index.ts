@@ -4,7 +4,7 @@ import { problemResponses, readSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { OutboxPage, OutboxQuery } from "./model.ts";
-import { listOutbox } from "./outbox.ts";
+import { listOutbox } from "./service.ts";
 
 /** What became of applicants' emails, for admins: pending, sent or dead, and why. */
 export const notifications = (deps: { db: Db; guard: AuthGuard }) =>

@@ -12,7 +12,6 @@ import { Id, Timestamp } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { assignReviewer, type ReviewsDeps, unassignReviewer } from "./assignments.ts";
 import {
   ApplicationParams,
   ApplicationReviews,
@@ -26,9 +25,17 @@ import {
   Rubric,
   RubricBody,
 } from "./model.ts";
-import { reviewQueue } from "./queue.ts";
-import { getRubric, setRubric } from "./rubric.ts";
-import { declareConflict, getReviews, saveReview } from "./service.ts";
+import {
+  assignReviewer,
+  declareConflict,
+  getReviews,
+  getRubric,
+  type ReviewsDeps,
+  reviewQueue,
+  saveReview,
+  setRubric,
+  unassignReviewer,
+} from "./service.ts";
 
 type Deps = ReviewsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
 const tags = ["review"];

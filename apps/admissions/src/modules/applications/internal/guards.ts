@@ -1,8 +1,8 @@
 import type { SQL } from "bun";
-import { notFound, problem } from "../../problems.ts";
-import type { DocumentType, Intake, Program } from "../catalog/model.ts";
-import { findIntakeWithProgram, isOpenAt } from "../catalog/service.ts";
-import type { TransitionEffects } from "../workflow/model.ts";
+import { notFound, problem } from "../../../problems.ts";
+import type { DocumentType, Intake, Program } from "../../catalog/model.ts";
+import { findIntakeWithProgram, isOpenAt } from "../../catalog/service.ts";
+import type { TransitionEffects } from "../../workflow/model.ts";
 
 /**
  * What submission needs to know from the documents and payments features (their

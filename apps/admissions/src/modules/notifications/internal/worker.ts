@@ -1,5 +1,5 @@
 import type { Logger } from "@platform/server";
-import type { Db } from "../../db/client.ts";
+import type { Db } from "../../../db/client.ts";
 import type { Mailer } from "./mailer.ts";
 import { claimDueEmails, markFailed, markSent } from "./outbox.ts";
 

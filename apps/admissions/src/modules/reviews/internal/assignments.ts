@@ -1,11 +1,11 @@
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { forUpdateOf, toBool } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
-import { notFound, problem } from "../../problems.ts";
-import type { User } from "../users/model.ts";
-import type { MoveDeps, Origin } from "../workflow/model.ts";
-import { loadVisible, moveApplication, recordAudit } from "../workflow/service.ts";
+import type { Db } from "../../../db/client.ts";
+import { forUpdateOf, toBool } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { notFound, problem } from "../../../problems.ts";
+import type { User } from "../../users/model.ts";
+import type { MoveDeps, Origin } from "../../workflow/model.ts";
+import { loadVisible, moveApplication, recordAudit } from "../../workflow/service.ts";
 
 export type ReviewsDeps = { db: Db; now: () => number; move: MoveDeps };
 

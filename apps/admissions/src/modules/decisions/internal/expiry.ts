@@ -1,8 +1,8 @@
 import { HttpProblem, type Logger } from "@platform/server";
-import type { Db } from "../../db/client.ts";
-import { isoAt } from "../../lib/ids.ts";
-import { type MoveDeps, SYSTEM_ACTOR } from "../workflow/model.ts";
-import { moveApplication } from "../workflow/service.ts";
+import type { Db } from "../../../db/client.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { type MoveDeps, SYSTEM_ACTOR } from "../../workflow/model.ts";
+import { moveApplication } from "../../workflow/service.ts";
 
 export type ExpiryDeps = { db: Db; now: () => number; move: MoveDeps; logger: Logger };
 

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { toInt } from "../../db/dialect.ts";
+import { toInt } from "../../../db/dialect.ts";
 
 /**
  * Waitlist positions per intake are 1..n without gaps. Joining at `position` (default: the

@@ -1,12 +1,12 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { toInt, toIso } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
-import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../workflow/model.ts";
-import { recordAudit } from "../workflow/service.ts";
-import type { Rubric, RubricBody } from "./model.ts";
+import type { Db } from "../../../db/client.ts";
+import { toInt, toIso } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { notFound, problem } from "../../../problems.ts";
+import type { Origin } from "../../workflow/model.ts";
+import { recordAudit } from "../../workflow/service.ts";
+import type { Rubric, RubricBody } from "../model.ts";
 
 type RubricRow = {
   program_id: string;

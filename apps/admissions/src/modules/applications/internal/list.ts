@@ -1,10 +1,10 @@
 import { HttpProblem } from "@platform/server";
 import type { SQL } from "bun";
-import { toInt } from "../../db/dialect.ts";
-import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import { containsPattern } from "../../lib/search.ts";
-import { isStaff, type User } from "../users/model.ts";
-import type { Application, ApplicationStatus, Transition } from "../workflow/model.ts";
+import { toInt } from "../../../db/dialect.ts";
+import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
+import { containsPattern } from "../../../lib/search.ts";
+import { isStaff, type User } from "../../users/model.ts";
+import type { Application, ApplicationStatus, Transition } from "../../workflow/model.ts";
 import {
   type ApplicationRow,
   countFromTotals,
@@ -12,9 +12,9 @@ import {
   type TransitionRow,
   toApplication,
   toTransition,
-} from "../workflow/service.ts";
-import type { ApplicationsDeps } from "./internal/deps.ts";
-import type { ApplicationListQuery } from "./model.ts";
+} from "../../workflow/service.ts";
+import type { ApplicationListQuery } from "../model.ts";
+import type { ApplicationsDeps } from "./deps.ts";
 
 type Ordering = NonNullable<ApplicationListQuery["ordering"]>;
 type Fragment = SQL.Query<unknown>;

@@ -1,10 +1,10 @@
 import { HttpProblem } from "@platform/server";
-import type { Db } from "../../db/client.ts";
-import { newId } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
-import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
-import { decisionOf, moveApplication } from "../workflow/service.ts";
-import type { BulkTransitionBody, Refusal } from "./model.ts";
+import type { Db } from "../../../db/client.ts";
+import { newId } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import type { Application, MoveDeps, Origin } from "../../workflow/model.ts";
+import { decisionOf, moveApplication } from "../../workflow/service.ts";
+import type { BulkTransitionBody, Refusal } from "../model.ts";
 
 export type BulkDeps = { db: Db; now: () => number; move: MoveDeps };
 

@@ -1,6 +1,6 @@
 import { jwt } from "@elysiajs/jwt";
 import { t } from "elysia";
-import { Role } from "../users/model.ts";
+import { Role } from "../../users/model.ts";
 
 /** Access tokens live 15 minutes; the refresh token (or the session cookie) outlives them. */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

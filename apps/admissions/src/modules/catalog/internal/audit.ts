@@ -1,5 +1,5 @@
-import type { AuditEvent } from "../workflow/model.ts";
-import { type Intake, IntakeUpdate, type Program, ProgramUpdate } from "./model.ts";
+import type { AuditEvent } from "../../workflow/model.ts";
+import { type Intake, IntakeUpdate, type Program, ProgramUpdate } from "../model.ts";
 
 /** The fields staff set on a program or an intake: what its audit entries report. */
 const PROGRAM_FIELDS = Object.keys(ProgramUpdate.properties) as (keyof ProgramUpdate)[];

@@ -1,10 +1,10 @@
 import type { SQL } from "bun";
-import { type Dialect, forUpdateOf } from "../../db/dialect.ts";
-import { notFound } from "../../problems.ts";
-import type { DocumentType, Program } from "../catalog/model.ts";
-import { isStaff, type User } from "../users/model.ts";
-import type { ApplicationStatus } from "../workflow/model.ts";
-import { isFinal } from "../workflow/service.ts";
+import { type Dialect, forUpdateOf } from "../../../db/dialect.ts";
+import { notFound } from "../../../problems.ts";
+import type { DocumentType, Program } from "../../catalog/model.ts";
+import { isStaff, type User } from "../../users/model.ts";
+import type { ApplicationStatus } from "../../workflow/model.ts";
+import { isFinal } from "../../workflow/service.ts";
 
 /** What the documents and payments features need to know about an application. */
 export type ApplicationFacts = {

@@ -1,15 +1,15 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { forUpdateOf, isUniqueViolation } from "../../db/dialect.ts";
-import { isoAt, newId } from "../../lib/ids.ts";
-import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../workflow/model.ts";
-import { recordAudit, seatsOf } from "../workflow/service.ts";
+import type { Db } from "../../../db/client.ts";
+import { forUpdateOf, isUniqueViolation } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { notFound, problem } from "../../../problems.ts";
+import type { Origin } from "../../workflow/model.ts";
+import { recordAudit, seatsOf } from "../../workflow/service.ts";
+import type { Intake, IntakeCreate, IntakeUpdate, Program } from "../model.ts";
+import { type IntakeRow, type ProgramRow, toIntake, toProgram } from "../queries.ts";
 import { intakeCreated, intakeUpdated } from "./audit.ts";
-import type { CatalogDeps } from "./internal/deps.ts";
-import type { Intake, IntakeCreate, IntakeUpdate, Program } from "./model.ts";
-import { type IntakeRow, type ProgramRow, toIntake, toProgram } from "./rows.ts";
+import type { CatalogDeps } from "./deps.ts";
 
 export async function listIntakes(db: Db, programId: string, nowMs: number): Promise<Intake[]> {
   const rows = await db.run(

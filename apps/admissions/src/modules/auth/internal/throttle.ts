@@ -1,5 +1,5 @@
 import { rateLimitKey, type SharedStore } from "@platform/server";
-import { problem } from "../../problems.ts";
+import { problem } from "../../../problems.ts";
 
 export type LoginThrottlePolicy = {
   /** Failed logins per account inside the window before the account is locked. */

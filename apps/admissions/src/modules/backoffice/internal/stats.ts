@@ -1,6 +1,6 @@
-import type { Db } from "../../db/client.ts";
-import { toInt } from "../../db/dialect.ts";
-import type { Stats, StatsQuery } from "./model.ts";
+import type { Db } from "../../../db/client.ts";
+import { toInt } from "../../../db/dialect.ts";
+import type { Stats, StatsQuery } from "../model.ts";
 
 type Row = {
   status: string;

@@ -1,10 +1,10 @@
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { type Dialect, skipLocked, toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import { isoAt, newId } from "../../lib/ids.ts";
-import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import type { TransitionEffects } from "../workflow/model.ts";
-import type { OutboxEmail, OutboxQuery } from "./model.ts";
+import type { Db } from "../../../db/client.ts";
+import { type Dialect, skipLocked, toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
+import type { TransitionEffects } from "../../workflow/model.ts";
+import type { OutboxEmail, OutboxQuery } from "../model.ts";
 import { emailFor } from "./templates.ts";
 
 /** Writes an email to the outbox, in the caller's transaction: sent only if the change commits. */

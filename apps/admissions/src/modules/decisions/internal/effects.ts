@@ -1,8 +1,8 @@
 import { invalidField } from "@platform/server";
-import { isoAt } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
-import type { ApplicationStatus, Move, TransitionEffects } from "../workflow/model.ts";
-import { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "../workflow/service.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import type { ApplicationStatus, Move, TransitionEffects } from "../../workflow/model.ts";
+import { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "../../workflow/service.ts";
 import { joinWaitlist, leaveWaitlist } from "./waitlist.ts";
 
 const OFFERS: ReadonlySet<ApplicationStatus> = new Set(["offered", "conditionally_offered"]);

@@ -1,16 +1,16 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import { isoAt, newId } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
-import { type ApplicationFacts, isClosed, ownApplication } from "../applications/service.ts";
-import { DOCUMENT_TYPES, type DocumentType } from "../catalog/model.ts";
-import type { User } from "../users/model.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import { type ApplicationFacts, isClosed, ownApplication } from "../../applications/service.ts";
+import { DOCUMENT_TYPES, type DocumentType } from "../../catalog/model.ts";
+import type { User } from "../../users/model.ts";
+import type { Document } from "../model.ts";
+import { countOf, type DocumentRow, toDocument } from "../queries.ts";
+import type { DocumentsDeps } from "./deps.ts";
 import { classify, type Verdict } from "./file-type.ts";
 import { sanitizeFilename } from "./filename.ts";
-import type { Document } from "./model.ts";
 import { type ReceivedFile, receiveUpload } from "./multipart.ts";
-import { type DocumentRow, toDocument } from "./rows.ts";
-import { countOf, type DocumentsDeps } from "./service.ts";
 
 /** Uploads go to applications that are not final, up to the per-application cap. */
 async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, deps: DocumentsDeps) {

@@ -1,4 +1,4 @@
-import type { Application, ApplicationStatus } from "../workflow/model.ts";
+import type { Application, ApplicationStatus } from "../../workflow/model.ts";
 
 export type Email = { subject: string; body: string };
 

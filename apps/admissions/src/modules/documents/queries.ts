@@ -1,7 +1,8 @@
-import { toIso, toIsoOrNull } from "../../db/dialect.ts";
+import type { SQL } from "bun";
+import { toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
 import type { DocumentType } from "../catalog/model.ts";
 import { isStaff, type User } from "../users/model.ts";
-import type { MediaType } from "./file-type.ts";
+import type { MediaType } from "./internal/file-type.ts";
 import type { Checklist, ChecklistStatus, Document, DocumentStatus } from "./model.ts";
 
 export type DocumentRow = {
@@ -64,3 +65,9 @@ export function toChecklist(
   const complete = items.every((item) => item.status === "uploaded" || item.status === "verified");
   return { applicationId, complete, items };
 }
+
+export const countOf = async (sql: SQL, applicationId: string) => {
+  const [row] =
+    await sql`SELECT count(*) AS n FROM documents WHERE application_id = ${applicationId}`;
+  return toInt(row?.n ?? 0);
+};

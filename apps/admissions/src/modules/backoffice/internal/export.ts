@@ -1,18 +1,18 @@
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { toIso } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
-import { type Filters, filtersFor, whereOf } from "../applications/service.ts";
-import type { User } from "../users/model.ts";
-import type { Origin } from "../workflow/model.ts";
+import type { Db } from "../../../db/client.ts";
+import { toIso } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { type Filters, filtersFor, whereOf } from "../../applications/service.ts";
+import type { User } from "../../users/model.ts";
+import type { Origin } from "../../workflow/model.ts";
 import {
   type ApplicationRow,
   recordAudit,
   selectApplications,
   toApplication,
-} from "../workflow/service.ts";
+} from "../../workflow/service.ts";
+import type { ExportQuery } from "../model.ts";
 import { csvRow } from "./csv.ts";
-import type { ExportQuery } from "./model.ts";
 
 const BATCH = 500;
 
