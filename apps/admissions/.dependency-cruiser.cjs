@@ -39,6 +39,14 @@ module.exports = {
       to: { path: ROOTS },
     },
     {
+      name: "roots-import-internals",
+      comment:
+        "app.ts, wiring.ts, index.ts, config.ts, cli/ and seed/ compose modules through their public face too.",
+      severity: "error",
+      from: { path: ROOTS },
+      to: { path: "^src/modules/[^/]+/(internal/|queries\\.ts)" },
+    },
+    {
       name: "users-imports-upward",
       comment: "users is the lowest module: accounts and roles, nothing else.",
       severity: "error",

@@ -4,20 +4,23 @@ import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { applications } from "./modules/applications/index.ts";
-import type { SubmissionChecks } from "./modules/applications/internal/guards.ts";
+import type { SubmissionChecks } from "./modules/applications/service.ts";
 import { audit } from "./modules/audit/index.ts";
 import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
-import { accessTokens } from "./modules/auth/internal/jwt.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
+import { accessTokens } from "./modules/auth/service.ts";
 import { backoffice } from "./modules/backoffice/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
-import { catalogCache } from "./modules/catalog/internal/cache.ts";
+import { catalogCache } from "./modules/catalog/service.ts";
 import { decisions } from "./modules/decisions/index.ts";
 import { documents } from "./modules/documents/index.ts";
-import { DOCUMENT_LIMITS } from "./modules/documents/internal/multipart.ts";
-import { type DocumentStorage, localDiskStorage } from "./modules/documents/internal/storage.ts";
-import { documentChecklist } from "./modules/documents/service.ts";
+import {
+  DOCUMENT_LIMITS,
+  type DocumentStorage,
+  documentChecklist,
+  localDiskStorage,
+} from "./modules/documents/service.ts";
 import { probes } from "./modules/health/index.ts";
 import { notifications } from "./modules/notifications/index.ts";
 import { payments } from "./modules/payments/index.ts";

@@ -4,9 +4,8 @@ import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
-import { localDiskStorage } from "./modules/documents/internal/storage.ts";
-import { documentChecklist } from "./modules/documents/service.ts";
-import { logMailer, smtpMailer } from "./modules/notifications/internal/mailer.ts";
+import { documentChecklist, localDiskStorage } from "./modules/documents/service.ts";
+import { logMailer, smtpMailer } from "./modules/notifications/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 

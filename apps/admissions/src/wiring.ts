@@ -1,15 +1,14 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "./db/client.ts";
-import {
-  type SubmissionChecks,
-  submissionEffects,
-} from "./modules/applications/internal/guards.ts";
+import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
-import { decisionEffects } from "./modules/decisions/internal/effects.ts";
-import { expireDueOffers } from "./modules/decisions/internal/expiry.ts";
-import type { Mailer } from "./modules/notifications/internal/mailer.ts";
-import { notificationEffects } from "./modules/notifications/internal/outbox.ts";
-import { type DeliveryPolicy, deliverDueEmails } from "./modules/notifications/internal/worker.ts";
+import { decisionEffects, expireDueOffers } from "./modules/decisions/service.ts";
+import type { Mailer } from "./modules/notifications/service.ts";
+import {
+  type DeliveryPolicy,
+  deliverDueEmails,
+  notificationEffects,
+} from "./modules/notifications/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import type { SubmissionChecks } from "../src/modules/applications/internal/guards.ts";
+import type { SubmissionChecks } from "../src/modules/applications/service.ts";
 import {
   type ApplicationJson,
   as,

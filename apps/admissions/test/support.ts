@@ -10,7 +10,7 @@ import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import type { PageOf } from "../src/lib/pagination.ts";
 import type { Intake, Program } from "../src/modules/catalog/model.ts";
-import { localDiskStorage } from "../src/modules/documents/internal/storage.ts";
+import { localDiskStorage } from "../src/modules/documents/service.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
 import type { Application } from "../src/modules/workflow/model.ts";

@@ -31,11 +31,12 @@ export {
   ownApplication,
   visibleApplication,
 } from "./internal/facts.ts";
-export type {
-  DocumentChecklist,
-  FeeLedger,
-  FeeStatus,
-  SubmissionChecks,
+export {
+  type DocumentChecklist,
+  type FeeLedger,
+  type FeeStatus,
+  type SubmissionChecks,
+  submissionEffects,
 } from "./internal/guards.ts";
 export { type Filters, filtersFor, listApplications, whereOf } from "./internal/list.ts";
 

@@ -19,6 +19,9 @@ import {
 } from "./internal/throttle.ts";
 import type { LoginBody, LoginResult, RegisterBody, TokenPair } from "./model.ts";
 
+export { accessTokens } from "./internal/jwt.ts";
+export type { LoginThrottlePolicy } from "./internal/throttle.ts";
+
 export type AuthDeps = {
   db: Db;
   store: SharedStore;

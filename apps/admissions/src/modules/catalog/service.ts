@@ -25,6 +25,7 @@ import type {
 } from "./model.ts";
 import { type ProgramRow, toProgram } from "./queries.ts";
 
+export { catalogCache } from "./internal/cache.ts";
 export { createIntake, updateIntake } from "./internal/intakes.ts";
 
 type Ordering = NonNullable<ProgramListQuery["ordering"]>;

@@ -14,6 +14,9 @@ import {
 import { firstWaitlisted } from "./internal/waitlist.ts";
 import type { Decision } from "./model.ts";
 
+export { decisionEffects } from "./internal/effects.ts";
+export { expireDueOffers } from "./internal/expiry.ts";
+
 export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };
 
 export const STATUS_OF: Record<Decision, ApplicationStatus> = {

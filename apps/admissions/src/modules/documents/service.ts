@@ -13,8 +13,10 @@ import type { Document, ReviewBody } from "./model.ts";
 import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
 
 export type { DocumentsDeps } from "./internal/deps.ts";
+export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
 export { contentDisposition } from "./internal/filename.ts";
-export { assertMultipartHeaders } from "./internal/multipart.ts";
+export { assertMultipartHeaders, DOCUMENT_LIMITS } from "./internal/multipart.ts";
+export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
 export { uploadDocument } from "./internal/upload.ts";
 export { documentPath } from "./queries.ts";
 

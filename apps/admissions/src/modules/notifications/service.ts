@@ -2,4 +2,7 @@
  * The applicants' emails: the outbox written in each move's transaction, and its delivery.
  * The module's public face: its controller and the app's wiring import from here.
  */
-export { listOutbox } from "./internal/outbox.ts";
+
+export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
+export { claimDueEmails, listOutbox, notificationEffects } from "./internal/outbox.ts";
+export { DELIVERY_TIMING, type DeliveryPolicy, deliverDueEmails } from "./internal/worker.ts";
