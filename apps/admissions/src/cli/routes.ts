@@ -70,6 +70,16 @@ function testsOf(route: Route, tests: { file: string; text: string }[]): string[
   return tests.filter(({ text }) => matcher.test(text)).map(({ file }) => relative(appDir, file));
 }
 
+/** Each route with the file (relative to the repository) whose code answers it. */
+export function routeOwners(routes: readonly Route[]) {
+  const code = sources([join(appDir, "src"), join(repoDir, "packages/server/src")]);
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    file: ownerOf(route, code),
+  }));
+}
+
 export function routeTable(routes: readonly Route[]): string {
   const code = sources([join(appDir, "src"), join(repoDir, "packages/server/src")]);
   const tests = sources([join(appDir, "test")]);

@@ -77,12 +77,12 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     { name: "document-upload", limit: deps.uploadsPerHour, windowMs: 3_600_000 },
     deps.now,
   );
-  return new Elysia({ name: "documents", prefix: "/api/v1/applications" })
+  return new Elysia({ name: "documents", prefix: "/api/v1/applications/:id/documents" })
     .use(clientGuards(deps.trustedProxies))
     .use(deps.rateLimiting)
     .use(deps.guard)
     .post(
-      "/:id/documents/",
+      "/",
       async ({ actor, params, request, set }) => {
         const document = await uploadDocument(deps, actor, params.id, request);
         set.status = 201;
@@ -124,7 +124,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .get(
-      "/:id/documents/",
+      "/",
       ({ actor, params, query, request }) =>
         listDocuments(deps, actor, params.id, pageOf(query), request.url),
       {
@@ -139,7 +139,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
         },
       },
     )
-    .get("/:id/documents/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
+    .get("/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
       response: { 200: Checklist, ...problemResponses(401, 404) },
@@ -150,7 +150,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     })
     .get(
-      "/:id/documents/:documentId/",
+      "/:documentId/",
       ({ actor, params }) => getDocument(deps, actor, params.id, params.documentId),
       {
         auth: true,
@@ -160,7 +160,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .get(
-      "/:id/documents/:documentId/file/",
+      "/:documentId/file/",
       async ({ actor, params }) => {
         const { row, blob } = await openDocument(deps, actor, params.id, params.documentId);
         return new Response(blob, { headers: downloadHeaders(row) });
@@ -189,7 +189,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .delete(
-      "/:id/documents/:documentId/",
+      "/:documentId/",
       async ({ actor, params, set }) => {
         await deleteDocument(deps, actor, params.id, params.documentId);
         set.status = 204;
@@ -212,7 +212,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .post(
-      "/:id/documents/:documentId/review/",
+      "/:documentId/review/",
       ({ actor, clientIp, params, body }) =>
         reviewDocument(
           deps,
