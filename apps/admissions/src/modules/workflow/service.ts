@@ -11,7 +11,7 @@ export {
   countFromTotals,
   rebuildCounts,
 } from "./internal/counts.ts";
-export { combineEffects, decisionOf, NO_EFFECTS, originOf } from "./internal/effects.ts";
+export { combineEffects, decisionOf, originOf } from "./internal/effects.ts";
 export { startJobs } from "./internal/jobs.ts";
 export {
   assertTransition,
@@ -19,7 +19,6 @@ export {
   type Mover,
   moversFor,
   nextStatuses,
-  TRANSITIONS,
 } from "./internal/lifecycle.ts";
 export { moveApplication } from "./internal/move.ts";
 export { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "./internal/seats.ts";

@@ -1,11 +1,6 @@
 import { UNKNOWN_CLIENT } from "@platform/server";
 import type { Actor, DecisionInput, Origin, TransitionEffects } from "../model.ts";
 
-export const NO_EFFECTS: TransitionEffects = {
-  prepare: async () => ({}),
-  settle: async () => {},
-};
-
 /**
  * Several features' effects as one, prepared and settled in the order given, so the wiring
  * decides once which rule refuses first (submission guards before seat counts).
