@@ -22,7 +22,7 @@ import {
   localDiskStorage,
 } from "./modules/documents/service.ts";
 import { probes } from "./modules/health/index.ts";
-import { notifications } from "./modules/notifications/index.ts";
+import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import {
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
     .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
     .use(backoffice({ ...routed, move }))
     .use(audit({ db, guard }))
-    .use(notifications({ db, guard }))
+    .use(outbox({ db, guard }))
     .use(
       documents({
         db,

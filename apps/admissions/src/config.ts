@@ -2,7 +2,7 @@ import { parseEnv, parseTrustedProxies, type TrustedProxies } from "@platform/se
 import type { DatabaseConfig } from "./db/client.ts";
 import { AdmissionsEnv } from "./env.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
-import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/notifications/service.ts";
+import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import type { StripeSettings } from "./modules/payments/service.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";

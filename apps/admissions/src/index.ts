@@ -5,7 +5,7 @@ import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
 import { documentChecklist, localDiskStorage } from "./modules/documents/service.ts";
-import { logMailer, smtpMailer } from "./modules/notifications/service.ts";
+import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 

@@ -3,12 +3,12 @@ import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decisions/service.ts";
-import type { Mailer } from "./modules/notifications/service.ts";
+import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,
   deliverDueEmails,
   notificationEffects,
-} from "./modules/notifications/service.ts";
+} from "./modules/outbox/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 

@@ -2,13 +2,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Logger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
 import { DEFAULT_DELIVERY_POLICY } from "../src/config.ts";
-import type { OutboxEmail } from "../src/modules/notifications/model.ts";
+import type { OutboxEmail } from "../src/modules/outbox/model.ts";
 import {
   claimDueEmails,
   deliverDueEmails,
   logMailer,
   smtpMailer,
-} from "../src/modules/notifications/service.ts";
+} from "../src/modules/outbox/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { startSmtpServer } from "./smtp.ts";
 import { type Paged, setupApp, signIn } from "./support.ts";

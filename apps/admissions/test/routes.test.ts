@@ -29,7 +29,6 @@ const NOT_YET_IN_THEIR_URLS_FOLDER = [
   "decisions GET /api/v1/staff/intakes/:id/seats/",
   "decisions GET /api/v1/staff/intakes/:id/waitlist/",
   "decisions POST /api/v1/staff/intakes/:id/waitlist/promote/",
-  "notifications GET /api/v1/staff/outbox/",
   "payments POST /api/v1/applications/:id/fee-waiver/",
   "payments GET /api/v1/applications/:id/fee/",
   "reference GET /api/v1/docs/",

@@ -2,7 +2,7 @@ import { createLogger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
 import { DEFAULT_DELIVERY_POLICY, DEFAULT_SETTINGS } from "../src/config.ts";
 import { documentChecklist } from "../src/modules/documents/service.ts";
-import type { Mailer } from "../src/modules/notifications/service.ts";
+import type { Mailer } from "../src/modules/outbox/service.ts";
 import { feeLedger } from "../src/modules/payments/service.ts";
 import { type JobsDeps, workflowMoveDeps } from "../src/wiring.ts";
 import {

@@ -7,8 +7,8 @@ import { OutboxPage, OutboxQuery } from "./model.ts";
 import { listOutbox } from "./service.ts";
 
 /** What became of applicants' emails, for admins: pending, sent or dead, and why. */
-export const notifications = (deps: { db: Db; guard: AuthGuard }) =>
-  new Elysia({ name: "notifications", prefix: "/api/v1/staff/outbox" })
+export const outbox = (deps: { db: Db; guard: AuthGuard }) =>
+  new Elysia({ name: "outbox", prefix: "/api/v1/staff/outbox" })
     .use(deps.guard)
     .get("/", ({ query, request }) => listOutbox(deps.db, query, pageOf(query), request.url), {
       auth: ["admin"],

@@ -1,5 +1,6 @@
 /*
- * The applicants' emails: the outbox written in each move's transaction, and its delivery.
+ * The applicants' emails (notifications): the outbox written in each move's transaction, and
+ * its delivery by the background pass.
  * The module's public face: its controller and the app's wiring import from here.
  */
 
