@@ -10,13 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const APPS = ["gateway", "admissions", "leaderboard", "runner", "bench"] as const;
+const APPS = ["gateway", "admissions", "leaderboard", "runner", "bench", "web"] as const;
 const PORTS: Record<(typeof APPS)[number], number> = {
   gateway: 3000,
   admissions: 3001,
   leaderboard: 3002,
   runner: 3003,
   bench: 3004,
+  web: 3005,
 };
 
 type Service = {
@@ -68,6 +69,7 @@ describe("docker-compose.yml", () => {
       "bench",
       "leaderboard",
       "runner",
+      "web",
     ]);
     expect(Object.keys(service("admissions").depends_on ?? {}).sort()).toEqual([
       "postgres",

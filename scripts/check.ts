@@ -149,9 +149,12 @@ for (const path of workspaces.filter(hasTests)) {
   await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded, !bothBackends);
 }
 
+/** Workspaces whose tests use no database or shared store: once is enough (the site's stack runs on memory stores whatever the environment says). */
+const BACKEND_FREE = new Set(["apps/web"]);
+
 if (bothBackends) {
   const env = { ...embedded, ...backends };
-  for (const path of workspaces.filter(hasTests)) {
+  for (const path of workspaces.filter((p) => hasTests(p) && !BACKEND_FREE.has(name(p)))) {
     await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
   }
 } else {

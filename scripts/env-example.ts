@@ -10,6 +10,7 @@ import { BenchEnv } from "../apps/bench/src/env.ts";
 import { GatewayEnv } from "../apps/gateway/src/env.ts";
 import { LeaderboardEnv } from "../apps/leaderboard/src/env.ts";
 import { RunnerEnv } from "../apps/runner/src/env.ts";
+import { WebEnv } from "../apps/web/src/env.ts";
 
 type Schema = { properties: Record<string, { default?: unknown; description?: string }> };
 
@@ -19,6 +20,7 @@ const APPS: [string, Schema][] = [
   ["leaderboard", LeaderboardEnv],
   ["runner", RunnerEnv],
   ["bench", BenchEnv],
+  ["web", WebEnv],
 ];
 
 export function envExample(): string {

@@ -22,6 +22,8 @@ const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
     { command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" },
     { command: "redis-server", pkg: "redis-server", why: "the PostgreSQL + Redis test pass" },
     { command: "pg_ctlcluster", pkg: "postgresql", why: "the PostgreSQL + Redis test pass" },
+    { command: "kubectl", pkg: "kubernetes-client", why: "rendering the Kubernetes overlays" },
+    { command: "chromium", pkg: "chromium", why: "the site's browser tests" },
   ],
   compose: [
     { command: "podman", pkg: "podman", why: "the compose stack check" },

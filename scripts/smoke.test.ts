@@ -20,6 +20,7 @@ const ports = {
   LEADERBOARD_PORT: await freePort(),
   RUNNER_PORT: await freePort(),
   BENCH_PORT: await freePort(),
+  WEB_PORT: await freePort(),
 };
 const base = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
 let stack: ReturnType<typeof Bun.spawn> | undefined;
@@ -45,7 +46,7 @@ beforeAll(async () => {
       upstreams?: Record<string, { status: string }>;
     };
     // Without bubblewrap the runner is up but not ready (it runs no program): not waited for.
-    const expected = ["admissions", "leaderboard", "runner", "bench"]
+    const expected = ["admissions", "leaderboard", "runner", "bench", "web"]
       .filter(present)
       .filter((app) => app !== "runner" || sandboxable);
     if (expected.every((app) => health.upstreams?.[app]?.status === "up")) return;
@@ -72,6 +73,18 @@ describe.skipIf(!enabled)("smoke through the gateway", () => {
       playerName: string;
     }[];
     expect(board[0]?.playerName).toBe("smoke");
+  });
+
+  test.skipIf(!present("web"))("web: the site is served at / through the gateway", async () => {
+    const res = await fetch(`${base}/`, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("text/html");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toContain('href="/playground/"');
+    // An unknown API path is still the gateway's problem+json, not a page.
+    const api = await fetch(`${base}/api/nope`, { headers: { accept: "text/html" } });
+    expect(api.status).toBe(404);
+    expect(api.headers.get("content-type")).toStartWith("application/problem+json");
   });
 
   test("every response carries a request id; errors are problem+json", async () => {

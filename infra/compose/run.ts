@@ -11,7 +11,8 @@
  * - compose 1.29 does not know the top-level `name:`; the project name is given with `-p`.
  * - compose sends a seccomp profile's content, podman's API wants a path: the runner's
  *   `seccomp=<file>` option is removed from the copy and the same file is given to podman as the
- *   default profile (containers.conf) for this project's containers.
+ *   default profile (containers.conf) of this run: every container of the run gets it, not only
+ *   the runner (docs/containers.md says so too).
  * - without systemd podman runs no healthchecks by itself: this script runs them every 2 s, as
  *   Docker would, so `depends_on: service_healthy` works.
  */
@@ -24,8 +25,14 @@ import { must, podmanEnv, sh } from "../podman.ts";
 const root = join(import.meta.dir, "../..");
 const PROJECT = "platformcheck";
 const GATEWAY = "http://127.0.0.1:3000";
-/** The gateway, four apps, PostgreSQL and Redis. */
-const SERVICES = 7;
+/** Every service the compose file declares must end up healthy. */
+const SERVICES = Object.keys(
+  (
+    Bun.YAML.parse(readFileSync(join(root, "docker-compose.yml"), "utf8")) as {
+      services: Record<string, unknown>;
+    }
+  ).services,
+).length;
 const UP_TIMEOUT_MS = 300_000;
 
 const seccompProfile = join(root, "apps/runner/docker-seccomp.json");

@@ -43,6 +43,21 @@ if (base) {
       }
     });
 
+    test("the site: its home page and a page with its script, through the gateway", async () => {
+      const home = await fetch(`${base}/`);
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toStartWith("text/html");
+      const html = await home.text();
+      for (const page of ["/game/", "/playground/", "/bench/", "/portal/"])
+        expect(html).toContain(page);
+      const game = await (await fetch(`${base}/game/`)).text();
+      const script = /<script[^>]+src="([^"]+)"/.exec(game)?.[1];
+      expect(script).toBeString();
+      const asset = await fetch(new URL(script ?? "", base));
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toContain("javascript");
+    });
+
     test("leaderboard: POST a score, GET it back ranked", async () => {
       const posted = await fetch(
         `${base}/api/leaderboard`,
@@ -94,6 +109,22 @@ if (base) {
         id,
       ]);
       expect(inspect.stdout.toString().trim()).toBe("false");
+    });
+
+    test("runner: after runs, nothing is left a zombie in its container", async () => {
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${base}/api/run`, json({ code: `console.log(${i})` }));
+        expect(res.status).toBe(200);
+      }
+      await Bun.sleep(500);
+      // Field 3 of /proc/<pid>/stat is the state; Z is a zombie nobody reaped.
+      const stats = await inService("runner", ["sh", "-c", "cat /proc/[0-9]*/stat"]);
+      const states = stats
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.slice(line.lastIndexOf(")") + 2, line.lastIndexOf(")") + 3));
+      expect(states.length).toBeGreaterThan(1);
+      expect(states.filter((state) => state === "Z")).toEqual([]);
     });
 
     test("runner: a program the sandbox blocks answers with the blocked capability", async () => {

@@ -1,5 +1,9 @@
 import { type Logger, platform, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
+import { HEALTH_INTERVAL_MS } from "./env.ts";
+import { activeChecks } from "./modules/balancer/index.ts";
+import { createPool } from "./modules/balancer/service.ts";
+import { cors } from "./modules/cors/index.ts";
 import { health } from "./modules/health/index.ts";
 import { proxy } from "./modules/proxy/index.ts";
 import type { Route } from "./modules/proxy/model.ts";
@@ -8,16 +12,28 @@ export type AppDeps = {
   routes: Route[];
   trustedProxies: TrustedProxies;
   logger: Logger;
+  /** Deadline of one readiness probe. */
   probeTimeoutMs?: number;
+  /** How often replicas of a balanced route are checked (GATEWAY_HEALTH_INTERVAL_MS). */
+  healthIntervalMs?: number;
+  /** Origins whose browsers may call the APIs (GATEWAY_CORS_ORIGINS); none by default. */
+  corsOrigins?: ReadonlySet<string>;
 };
 
 export function createApp(deps: AppDeps) {
+  const { routes, logger, probeTimeoutMs = 2_000, healthIntervalMs = HEALTH_INTERVAL_MS } = deps;
+  // One pool per route holds its replicas' state: the proxy picks from it, the checks and
+  // /gateway/health update it.
+  const pools = new Map(routes.map((route) => [route, createPool(route, logger)] as const));
+  const allPools = [...pools.values()];
   return (
     new Elysia()
       // Bodies stream through untouched: the gateway never parses them.
-      .use(platform({ service: "gateway", logger: deps.logger, parseBodies: false }))
-      .use(health(deps))
-      .use(proxy(deps))
+      .use(platform({ service: "gateway", logger, parseBodies: false }))
+      .use(cors({ origins: deps.corsOrigins ?? new Set() }))
+      .use(activeChecks({ pools: allPools, intervalMs: healthIntervalMs, probeTimeoutMs }))
+      .use(health({ pools: allPools, probeTimeoutMs }))
+      .use(proxy({ routes, pools, trustedProxies: deps.trustedProxies }))
   );
 }
 

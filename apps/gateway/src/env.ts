@@ -1,7 +1,11 @@
 import { commonEnv, parseEnv, port, EnvType as T } from "@platform/server";
 
 const MiB = 1024 * 1024;
-const upstreamUrl = T.Optional(T.String({ pattern: "^https?://[^/]+/?$" }));
+/** Default of GATEWAY_HEALTH_INTERVAL_MS, exported so createApp's default is this same one. */
+export const HEALTH_INTERVAL_MS = 5_000;
+/** One origin, or several replicas of the app comma-separated (the gateway balances them). */
+const origin = "https?://[^/,\\s]+/?";
+const upstreamUrls = T.Optional(T.String({ pattern: `^${origin}(\\s*,\\s*${origin})*$` }));
 const timeout = (fallback: number) =>
   T.Integer({ minimum: 100, maximum: 600_000, default: fallback });
 
@@ -25,15 +29,34 @@ export const GatewayEnv = T.Object({
   LEADERBOARD_PORT: port(3002),
   RUNNER_PORT: port(3003),
   BENCH_PORT: port(3004),
-  ADMISSIONS_URL: upstreamUrl,
-  LEADERBOARD_URL: upstreamUrl,
-  RUNNER_URL: upstreamUrl,
-  BENCH_URL: upstreamUrl,
+  WEB_PORT: port(3005),
+  ADMISSIONS_URL: upstreamUrls,
+  LEADERBOARD_URL: upstreamUrls,
+  RUNNER_URL: upstreamUrls,
+  BENCH_URL: upstreamUrls,
+  /** The site: every path no API prefix claims (and not under /api or /gateway). */
+  WEB_URL: upstreamUrls,
   // Time to the upstream's response headers, per route, before a 504.
   GATEWAY_ADMISSIONS_TIMEOUT_MS: timeout(30_000),
   GATEWAY_LEADERBOARD_TIMEOUT_MS: timeout(5_000),
   GATEWAY_RUNNER_TIMEOUT_MS: timeout(15_000),
   GATEWAY_BENCH_TIMEOUT_MS: timeout(60_000),
+  GATEWAY_WEB_TIMEOUT_MS: timeout(10_000),
+  /**
+   * How often each replica's readiness probe is asked; a replica failing it takes no traffic
+   * until it passes again. Below 100 ms the checks would be load, not information.
+   */
+  /**
+   * Origins (scheme://host[:port], comma-separated) whose pages may call the APIs from a
+   * browser, with credentials. Empty: no CORS at all, same-origin only (the site is served
+   * through the gateway itself).
+   */
+  GATEWAY_CORS_ORIGINS: T.String({ default: "" }),
+  GATEWAY_HEALTH_INTERVAL_MS: T.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: HEALTH_INTERVAL_MS,
+  }),
 });
 
 export type GatewayEnv = typeof GatewayEnv.static;

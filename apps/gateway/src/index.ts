@@ -1,6 +1,7 @@
 import { createLogger, exitOnStartupError, parseTrustedProxies, serve } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
+import { parseOrigins } from "./modules/cors/service.ts";
 import { routingTable } from "./modules/proxy/routes.ts";
 
 try {
@@ -19,6 +20,7 @@ try {
     routes,
     trustedProxies: parseTrustedProxies(env.GATEWAY_TRUSTED_PROXIES),
     logger,
+    corsOrigins: parseOrigins(env.GATEWAY_CORS_ORIGINS),
   });
   serve(app, {
     port: env.GATEWAY_PORT,

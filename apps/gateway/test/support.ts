@@ -1,7 +1,7 @@
 import { createLogger, parseTrustedProxies } from "@platform/server";
 import { freePort } from "@platform/server/testing";
 import type { Server } from "bun";
-import { createApp } from "../src/app.ts";
+import { type AppDeps, createApp } from "../src/app.ts";
 import type { Route, UpstreamName } from "../src/modules/proxy/model.ts";
 
 export type Seen = {
@@ -52,12 +52,17 @@ export function routeTo(
 }
 
 /** The gateway on a real port (the peer address and streaming need a real socket). */
-export async function startGateway(routes: Route[], trusted = "none") {
+export async function startGateway(
+  routes: Route[],
+  trusted = "none",
+  extra: Partial<AppDeps> = {},
+) {
   const app = createApp({
     routes,
     trustedProxies: parseTrustedProxies(trusted),
     logger: silent,
     probeTimeoutMs: 300,
+    ...extra,
   });
   const port = await freePort();
   app.listen({ port, hostname: "127.0.0.1", reusePort: false });

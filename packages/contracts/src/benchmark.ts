@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { JsonInteger } from "./integer.ts";
+import { BENCHMARK_ITERATIONS, BENCHMARK_TYPES } from "./limits.ts";
 
-export const BENCHMARK_ITERATIONS = 10_000;
-export const BENCHMARK_TYPES = ["json", "array", "string", "crypto"] as const;
+export { BENCHMARK_ITERATIONS, BENCHMARK_TYPES };
 
 // Elysia's UnionEnum defaults to its first value, which would turn a missing or null `type` into
 // "json"; the spec makes `type` required, so the default is removed.

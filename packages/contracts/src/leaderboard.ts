@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { JsonInteger } from "./integer.ts";
+import { LEADERBOARD_SIZE, PLAYER_NAME_MAX } from "./limits.ts";
 
-export const LEADERBOARD_SIZE = 10;
-export const PLAYER_NAME_MAX = 32;
+export { LEADERBOARD_SIZE, PLAYER_NAME_MAX };
 
 /** `<ms timestamp>-<short alphanumeric suffix>`, made by the server. */
 export const ENTRY_ID_PATTERN = "^[0-9]{13,}-[0-9a-z]{4,16}$";

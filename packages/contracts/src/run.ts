@@ -1,9 +1,8 @@
 import { t } from "elysia";
 import { JsonInteger } from "./integer.ts";
+import { RUN_CODE_MAX, RUN_OUTPUT_MAX_BYTES, RUN_TIMEOUT_MAX_MS } from "./limits.ts";
 
-export const RUN_CODE_MAX = 1000;
-export const RUN_TIMEOUT_MAX_MS = 5000;
-export const RUN_OUTPUT_MAX_BYTES = 64 * 1024;
+export { RUN_CODE_MAX, RUN_OUTPUT_MAX_BYTES, RUN_TIMEOUT_MAX_MS };
 
 export const RunRequest = t.Object({
   code: t.String({

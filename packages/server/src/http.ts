@@ -73,6 +73,8 @@ export function platform(opts: PlatformOptions) {
   const { logger, service } = opts;
   const maxJsonBytes = opts.maxJsonBytes ?? 64 * 1024;
   const startedAt = new WeakMap<Request, number>();
+  /** The problem a request was answered with, for its access-log line (why it failed). */
+  const answeredWith = new WeakMap<Request, { code: string; reason?: unknown }>();
 
   const app = new Elysia({ name: "platform", seed: service })
     .onRequest(({ request, set }) => {
@@ -86,15 +88,19 @@ export function platform(opts: PlatformOptions) {
         logger.error("unhandled error", { requestId, err: error });
       }
       set.status = problem.status;
+      answeredWith.set(request, { code: problem.code, reason: problem.extensions?.reason });
       return problemResponse(problem, requestId);
     })
     .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
       const start = startedAt.get(request);
       const status = responseValue instanceof Response ? responseValue.status : set.status;
+      const problem = answeredWith.get(request);
       logger.info("request", {
         method: request.method,
         path: pathOf(request.url),
         status,
+        ...(problem && { problem: problem.code }),
+        ...(problem?.reason !== undefined && { reason: problem.reason }),
         durationMs:
           start === undefined ? null : Math.round((performance.now() - start) * 1000) / 1000,
         requestId: set.headers["x-request-id"],

@@ -40,11 +40,39 @@ export function stdoutSink(): LogSink {
   };
 }
 
-/** Errors become plain fields; the stack stays in the log, never in a response. */
-function serialize(value: unknown): unknown {
-  if (value instanceof Error)
-    return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/**
+ * Field names whose values never reach a log: credentials, tokens, cookies, secrets, whatever
+ * object they sit in (headers, bodies, config).
+ */
+const SECRET_KEY =
+  /password|passphrase|passwd|^pass$|secret|token|authorization|cookie|api[-_]?key|credential|jwt/i;
+/** user:password@ in a URL (a DATABASE_URL, REDIS_URL, SMTP_URL logged by mistake). */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]+@/gi;
+export const REDACTED = "[redacted]";
+
+/**
+ * Errors become plain fields (the stack stays in the log, never in a response); secrets are
+ * redacted, by field name at any depth and as passwords inside URLs in any string.
+ */
+function serialize(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: serialize(value.message),
+      stack: serialize(value.stack),
+    };
+  }
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => serialize(item, depth + 1));
+  // Dates, URLs and other objects with their own JSON form are written as JSON writes them.
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) ? REDACTED : serialize(item, depth + 1);
+  }
+  return out;
 }
 
 export function createLogger(opts: { service: string; level: LogLevel; sink?: LogSink }): Logger {
@@ -53,7 +81,10 @@ export function createLogger(opts: { service: string; level: LogLevel; sink?: Lo
   const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: Fields) => {
     if (rank[level] < threshold) return;
     const record: Fields = { time: new Date().toISOString(), level, service: opts.service, msg };
-    if (fields) for (const key in fields) record[key] = serialize(fields[key]);
+    if (fields) {
+      for (const key in fields)
+        record[key] = SECRET_KEY.test(key) ? REDACTED : serialize(fields[key]);
+    }
     sink.write(`${JSON.stringify(record)}\n`);
   };
   return {

@@ -1,22 +1,23 @@
 import { HttpProblem } from "@platform/server";
 import { Elysia, t } from "elysia";
-import type { Route } from "../proxy/model.ts";
+import type { Pool } from "../balancer/service.ts";
 import { GatewayHealth } from "./model.ts";
 import { checkUpstreams } from "./service.ts";
 
-export type HealthDeps = { routes: Route[]; probeTimeoutMs?: number };
+export type HealthDeps = { pools: readonly Pool[]; probeTimeoutMs: number };
 
-export const health = ({ routes, probeTimeoutMs = 2_000 }: HealthDeps) =>
+export const health = ({ pools, probeTimeoutMs }: HealthDeps) =>
   new Elysia({ name: "gateway-health", prefix: "/gateway" })
     // The gateway process itself: what a container healthcheck asks.
     .get("/live", () => ({ status: "ok" as const }), {
       response: t.Object({ status: t.Literal("ok") }),
     })
-    // Every upstream's readiness: 200 when all are up, else a 503 problem listing each one.
+    // Every upstream's readiness, each replica asked now: 200 when every upstream has a replica
+    // up, else a 503 problem listing each one. A replica down beside others up shows in its list.
     .get(
       "/health",
       async () => {
-        const { healthy, upstreams } = await checkUpstreams(routes, probeTimeoutMs);
+        const { healthy, upstreams } = await checkUpstreams(pools, probeTimeoutMs);
         if (!healthy) {
           const down = Object.entries(upstreams).filter(([, health]) => health.status === "down");
           throw new HttpProblem(

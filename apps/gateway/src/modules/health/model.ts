@@ -1,11 +1,14 @@
 import { t } from "elysia";
+import { Readiness, ReplicaHealth } from "../balancer/model.ts";
 
+/**
+ * One upstream: "up" while at least one replica passes its readiness probe (the route can
+ * serve). The summary fields are that replica's answer (the first one up), else the first
+ * replica's; `replicas` lists each one.
+ */
 export const UpstreamHealth = t.Object({
-  status: t.UnionEnum(["up", "down"]),
-  /** The upstream's own readiness answer, when it gave one. */
-  httpStatus: t.Optional(t.Integer()),
-  latencyMs: t.Number(),
-  reason: t.Optional(t.String()),
+  ...Readiness.properties,
+  replicas: t.Array(ReplicaHealth),
 });
 export type UpstreamHealth = typeof UpstreamHealth.static;
 

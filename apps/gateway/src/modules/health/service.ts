@@ -1,34 +1,28 @@
-import type { Route } from "../proxy/model.ts";
+import { type Pool, probeReplicas, replicaHealth } from "../balancer/service.ts";
 import type { UpstreamHealth } from "./model.ts";
 
-/** Asks one upstream's readiness probe; any answer but 2xx within the deadline is "down". */
-async function probe(route: Route, timeoutMs: number): Promise<UpstreamHealth> {
-  const started = performance.now();
-  const latency = () => Math.round((performance.now() - started) * 100) / 100;
-  try {
-    const res = await fetch(`${route.target}/health/ready`, {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.body?.cancel();
-    return res.ok
-      ? { status: "up", httpStatus: res.status, latencyMs: latency() }
-      : { status: "down", httpStatus: res.status, latencyMs: latency(), reason: "not ready" };
-  } catch (error) {
-    const reason =
-      error instanceof Error && error.name === "TimeoutError"
-        ? `no answer within ${timeoutMs} ms`
-        : "unreachable";
-    return { status: "down", latencyMs: latency(), reason };
-  }
+/**
+ * One upstream's replicas probed at once, each shown with the balancer's view of it. The probes
+ * here only report: traffic follows the periodic checks, so calling this public endpoint (often,
+ * or at a bad moment) never steers requests.
+ */
+async function checkUpstream(pool: Pool, timeoutMs: number): Promise<UpstreamHealth> {
+  const results = await probeReplicas(pool, timeoutMs);
+  const replicas = pool.replicas.map((replica, i) => {
+    const readiness = results[i] ?? { status: "down" as const, latencyMs: 0, reason: "unchecked" };
+    return replicaHealth(replica, readiness);
+  });
+  const summary = replicas.find((r) => r.readiness.status === "up") ?? replicas[0];
+  return { status: "down", latencyMs: 0, ...summary?.readiness, replicas };
 }
 
 /** Every upstream at once, so the aggregate takes as long as the slowest, not the sum. */
-export async function checkUpstreams(routes: readonly Route[], timeoutMs: number) {
-  const results = await Promise.all(routes.map((route) => probe(route, timeoutMs)));
+export async function checkUpstreams(pools: readonly Pool[], timeoutMs: number) {
+  const results = await Promise.all(pools.map((pool) => checkUpstream(pool, timeoutMs)));
   const upstreams: Record<string, UpstreamHealth> = {};
-  routes.forEach((route, i) => {
+  pools.forEach((pool, i) => {
     const result = results[i];
-    if (result) upstreams[route.upstream] = result;
+    if (result) upstreams[pool.route.upstream] = result;
   });
   return { healthy: results.every((result) => result.status === "up"), upstreams };
 }

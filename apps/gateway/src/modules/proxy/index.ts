@@ -1,10 +1,16 @@
 import { HttpProblem, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
+import type { Pool } from "../balancer/service.ts";
 import type { Route } from "./model.ts";
 import { matchRoute } from "./routes.ts";
 import { forward } from "./service.ts";
 
-export type ProxyDeps = { routes: Route[]; trustedProxies: TrustedProxies };
+export type ProxyDeps = {
+  routes: Route[];
+  /** Each route's replicas (createApp makes one pool per route). */
+  pools: ReadonlyMap<Route, Pool>;
+  trustedProxies: TrustedProxies;
+};
 
 /** Path and query of a request URL, without parsing the whole URL. */
 function pathAndQuery(url: string): string {
@@ -13,18 +19,19 @@ function pathAndQuery(url: string): string {
 }
 
 /** Everything not served by the gateway itself goes to the upstream that owns the path. */
-export const proxy = ({ routes, trustedProxies }: ProxyDeps) =>
+export const proxy = ({ routes, pools, trustedProxies }: ProxyDeps) =>
   new Elysia({ name: "proxy" }).all(
     "/*",
     ({ request, server, set }) => {
       const path = pathAndQuery(request.url);
       const route = matchRoute(routes, path);
-      if (!route) {
+      const pool = route && pools.get(route);
+      if (!pool) {
         throw new HttpProblem("NOT_FOUND", {
           detail: `No service at ${request.method} ${path.split("?")[0]}`,
         });
       }
-      return forward(request, route, path, {
+      return forward(request, pool, path, {
         peer: server?.requestIP(request)?.address,
         trusted: trustedProxies,
         requestId: String(set.headers["x-request-id"]),

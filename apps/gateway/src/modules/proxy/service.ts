@@ -1,4 +1,6 @@
 import { HttpProblem } from "@platform/server";
+import { eject, type Pool, pick, type Replica } from "../balancer/service.ts";
+import { outgoingBody } from "./body.ts";
 import { type ForwardedFor, toClientResponseHeaders, toUpstreamRequestHeaders } from "./headers.ts";
 import type { Route } from "./model.ts";
 
@@ -7,41 +9,51 @@ const tooLarge = (route: Route) =>
     detail: `The request body is larger than ${route.maxBodyBytes} bytes allowed for ${route.upstream}`,
   });
 
-/** Passes a chunked body through while counting; errors the stream past the limit. */
-function limitedBody(body: ReadableStream<Uint8Array>, maxBytes: number, onExceeded: () => void) {
-  let total = 0;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength;
-        if (total > maxBytes) {
-          onExceeded();
-          controller.error(new Error("request body over the limit"));
-          return;
-        }
-        controller.enqueue(chunk);
-      },
-    }),
-  );
+/** Nothing reached the replica: sending the request elsewhere cannot run it twice. */
+const CONNECT_FAILURES = new Set([
+  "ECONNREFUSED",
+  "ConnectionRefused",
+  "FailedToOpenSocket",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
+/** The connection broke before any response: the replica is unwell, but it may have acted. */
+const RESETS = new Set(["ECONNRESET", "ConnectionClosed", "EPIPE"]);
+
+/** A short, path-free reason: error codes such as ECONNREFUSED, not messages. */
+function reasonOf(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return error instanceof Error ? error.name : "unknown";
+}
+
+/** One attempt on one replica, counted as outstanding until its response headers are back. */
+async function send(replica: Replica, path: string, init: BunFetchRequestInit): Promise<Response> {
+  replica.outstanding++;
+  try {
+    return await fetch(replica.origin + path, init);
+  } finally {
+    replica.outstanding--;
+  }
 }
 
 /**
- * Forwards one request to its upstream and streams the answer back. Bodies are never buffered:
- * a declared Content-Length over the route's limit is refused before anything is sent, and a
- * chunked body is counted as it streams and cut off at the limit. The timeout covers the time to
- * the upstream's response headers; the body then streams at the client's pace.
+ * Forwards one request to a replica of its upstream and streams the answer back. A declared
+ * Content-Length over the route's limit is refused before anything is sent. The timeout covers
+ * the time to the upstream's response headers (all attempts together); the body then streams at
+ * the client's pace. A replica that refuses the connection is ejected, and an idempotent request
+ * (GET, HEAD, or one with Idempotency-Key) is sent once more to another replica: nothing reached
+ * the first. Nothing else is replayed: not other requests, not after a reset (the replica may
+ * have acted), not after a timeout (it may still be working on it).
  */
-export async function forward(request: Request, route: Route, path: string, who: ForwardedFor) {
+export async function forward(request: Request, pool: Pool, path: string, who: ForwardedFor) {
+  const { route } = pool;
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > route.maxBodyBytes) throw tooLarge(route);
-
-  let exceeded = false;
-  let body: ReadableStream<Uint8Array> | null = request.body;
-  if (body && declared === null) {
-    body = limitedBody(body, route.maxBodyBytes, () => {
-      exceeded = true;
-    });
-  }
+  const { body, replayable, exceeded } = await outgoingBody(request, route, declared);
 
   const abort = new AbortController();
   let timedOut = false;
@@ -53,44 +65,67 @@ export async function forward(request: Request, route: Route, path: string, who:
   const onClientGone = () => abort.abort();
   request.signal.addEventListener("abort", onClientGone, { once: true });
 
-  let upstream: Response;
+  const init: BunFetchRequestInit = {
+    method: request.method,
+    headers: toUpstreamRequestHeaders(request.headers, who),
+    body,
+    redirect: "manual",
+    signal: abort.signal,
+    // Bun's fetch would otherwise gunzip the body yet keep Content-Encoding: gzip, handing the
+    // client plain bytes labelled compressed. Passing the bytes through untouched avoids that
+    // and the wasted work.
+    decompress: false,
+    // The standard flag for a streamed request body.
+    duplex: "half",
+  };
+  let replica = pick(pool);
   try {
-    upstream = await fetch(route.target + path, {
-      method: request.method,
-      headers: toUpstreamRequestHeaders(request.headers, who),
-      body,
-      redirect: "manual",
-      signal: abort.signal,
-      // Bun's fetch would otherwise gunzip the body yet keep Content-Encoding: gzip, handing the
-      // client plain bytes labelled compressed. Passing the bytes through untouched avoids that
-      // and the wasted work.
-      decompress: false,
-      // The standard flag for a streamed request body.
-      duplex: "half",
-    });
-  } catch (error) {
-    if (exceeded) throw tooLarge(route);
-    if (timedOut) {
-      throw new HttpProblem("GATEWAY_TIMEOUT", {
-        detail: `${route.upstream} did not answer within ${route.timeoutMs} ms`,
-      });
+    for (let attempt = 1; replica; attempt++) {
+      try {
+        const upstream = await send(replica, path, init);
+        toClientResponseHeaders(upstream.headers, who.requestId);
+        return upstream;
+      } catch (error) {
+        if (exceeded()) throw tooLarge(route);
+        const reason = timedOut ? "timeout" : reasonOf(error);
+        // Operators see why: refused (nothing listens), reset (it broke mid-request), timeout.
+        pool.logger.warn("upstream failed", {
+          upstream: route.upstream,
+          replica: replica.origin,
+          reason,
+          kind: timedOut
+            ? "timeout"
+            : abort.signal.aborted
+              ? "client gone"
+              : CONNECT_FAILURES.has(reason)
+                ? "refused"
+                : RESETS.has(reason)
+                  ? "reset"
+                  : "other",
+          attempt,
+          requestId: who.requestId,
+        });
+        if (timedOut) {
+          throw new HttpProblem("GATEWAY_TIMEOUT", {
+            detail: `${route.upstream} did not answer within ${route.timeoutMs} ms`,
+          });
+        }
+        const refused = CONNECT_FAILURES.has(reason);
+        if (!abort.signal.aborted && (refused || RESETS.has(reason))) eject(pool, replica, reason);
+        const retry = refused && replayable && attempt === 1 && !abort.signal.aborted;
+        const next = retry ? pick(pool, replica) : undefined;
+        if (!next) {
+          throw new HttpProblem("BAD_GATEWAY", {
+            detail: `${route.upstream} is unavailable`,
+            extensions: { upstream: route.upstream, reason },
+          });
+        }
+        replica = next;
+      }
     }
-    throw new HttpProblem("BAD_GATEWAY", {
-      detail: `${route.upstream} is unavailable`,
-      extensions: { upstream: route.upstream, reason: reasonOf(error) },
-    });
+    throw new Error(`${route.upstream} has no replica`);
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener("abort", onClientGone);
   }
-  toClientResponseHeaders(upstream.headers, who.requestId);
-  return upstream;
-}
-
-/** A short, path-free reason: error codes such as ConnectionRefused, not messages. */
-function reasonOf(error: unknown): string {
-  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
-    return error.code;
-  }
-  return error instanceof Error ? error.name : "unknown";
 }

@@ -1,0 +1,69 @@
+/** The gateway's log says why an upstream failed: refused, reset or timeout, per attempt. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { capturingLogger, replica } from "./replicas.ts";
+import { routeTo, startGateway } from "./support.ts";
+
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  cleanups = [];
+});
+
+async function gatewayTo(target: string, timeoutMs = 5_000) {
+  const log = capturingLogger();
+  const route = routeTo("leaderboard", target, ["/api/leaderboard"], { timeoutMs });
+  const gateway = await startGateway([route], "none", { logger: log.logger });
+  cleanups.push(gateway.stop);
+  return { url: `${gateway.base}/api/leaderboard`, log };
+}
+
+describe("why an upstream failed, in the log", () => {
+  test("nothing listening: refused, in the failure line and in the 502's access-log line", async () => {
+    const gone = replica();
+    gone.stop();
+    const { url, log } = await gatewayTo(gone.target);
+    const res = await fetch(url);
+    expect(res.status).toBe(502);
+    const requestId = res.headers.get("x-request-id");
+    const [failure] = log.messages("upstream failed");
+    expect(failure).toMatchObject({
+      upstream: "leaderboard",
+      replica: gone.target,
+      kind: "refused",
+      reason: "ECONNREFUSED",
+      requestId,
+    });
+    await Bun.sleep(20);
+    const access = log.messages("request").find((line) => line.requestId === requestId);
+    expect(access).toMatchObject({ status: 502, problem: "BAD_GATEWAY", reason: "ECONNREFUSED" });
+  });
+
+  test("an upstream slower than the route's deadline: timeout, and a 504 saying so", async () => {
+    const slow = replica({ delayMs: 1_000 });
+    cleanups.push(slow.stop);
+    const { url, log } = await gatewayTo(slow.target, 100);
+    const res = await fetch(url);
+    expect(res.status).toBe(504);
+    expect(log.messages("upstream failed")[0]).toMatchObject({
+      kind: "timeout",
+      reason: "timeout",
+    });
+  });
+
+  test("a connection closed before any response: reset", async () => {
+    // A raw TCP server that reads the request and hangs up without answering.
+    const rude = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data: (socket) => {
+          socket.end();
+        },
+      },
+    });
+    cleanups.push(() => rude.stop(true));
+    const { url, log } = await gatewayTo(`http://127.0.0.1:${rude.port}`);
+    expect((await fetch(url)).status).toBe(502);
+    expect(log.messages("upstream failed")[0]?.kind).toBe("reset");
+  });
+});

@@ -1,0 +1,30 @@
+import { healthRoutes, type Logger, platform } from "@platform/server";
+import { Elysia } from "elysia";
+import type { Bundle } from "./build/bundle.ts";
+import { assets } from "./modules/assets/index.ts";
+import { liveReload, type ReloadHub } from "./modules/live-reload/index.ts";
+import { pages } from "./modules/pages/index.ts";
+import { securityHeaders } from "./security.ts";
+
+export type AppDeps = {
+  logger: Logger;
+  /** The current build: a function, so `bun run dev` can swap in a rebuild. */
+  bundle: () => Bundle;
+  /** Present in development: pages then load the live-reload script. */
+  reloads?: ReloadHub;
+};
+
+export function createApp(deps: AppDeps) {
+  const { logger, bundle, reloads } = deps;
+  const render = () => ({ bundle: bundle(), liveReload: reloads !== undefined });
+  const app = new Elysia()
+    // The site takes no request bodies; nothing to parse.
+    .use(platform({ service: "web", logger, parseBodies: false }))
+    .use(securityHeaders())
+    .use(healthRoutes("web"))
+    .use(assets({ bundle }));
+  if (reloads) app.use(liveReload(reloads));
+  return app.use(pages({ render }));
+}
+
+export type App = ReturnType<typeof createApp>;

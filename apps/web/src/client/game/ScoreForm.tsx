@@ -1,0 +1,73 @@
+import type { SubmittedEntry } from "@platform/contracts/leaderboard";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { type ApiFailure, api } from "../shared/api.ts";
+import { ProblemMessage } from "../shared/Problem.tsx";
+import { useCountdown } from "../shared/useCountdown.ts";
+
+type Props = { score: number; onSubmitted: (entry: SubmittedEntry) => void };
+
+/**
+ * At game over: the player's name, sent with the score. The API is the judge of a valid name
+ * (trimmed, 1–32 characters, no control characters), so its 422 is shown next to the field
+ * instead of a second set of rules here that could disagree.
+ */
+export function ScoreForm({ score, onSubmitted }: Props) {
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [saved, setSaved] = useState<SubmittedEntry | null>(null);
+  const wait = useCountdown(failure?.status === 429 ? failure.retryAfter : null, failure);
+  const input = useRef<HTMLInputElement>(null);
+
+  // Keyboard players land in the name field when the game ends.
+  useEffect(() => input.current?.focus(), []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const result = await api.submitScore({ playerName: name, score });
+    setBusy(false);
+    if (result.ok) {
+      setSaved(result.data);
+      setFailure(null);
+      onSubmitted(result.data);
+    } else setFailure(result);
+  };
+
+  if (saved) {
+    return (
+      <p class="success" role="status" data-testid="score-rank">
+        {saved.rank === null
+          ? `Saved ${saved.playerName}'s ${saved.score}: not in the top 10 this time.`
+          : `Saved: ${saved.playerName} is number ${saved.rank} on the board.`}
+      </p>
+    );
+  }
+  const fieldError = failure?.problem.errors?.find((e) => e.path.endsWith("playerName"));
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="score-heading">
+      <h2 id="score-heading">Your score: {score}</h2>
+      <div class="row">
+        <label for="score-name">Name</label>
+        <input
+          id="score-name"
+          ref={input}
+          data-testid="score-name"
+          autocomplete="nickname"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          aria-invalid={fieldError ? "true" : undefined}
+          aria-describedby={failure ? "score-problem" : undefined}
+        />
+        <button type="submit" data-testid="score-submit" disabled={busy || wait > 0}>
+          {wait > 0 ? `Wait ${wait} s` : "Submit score"}
+        </button>
+      </div>
+      {failure && (
+        <div id="score-problem">
+          <ProblemMessage failure={failure} testId="score-error" />
+        </div>
+      )}
+    </form>
+  );
+}

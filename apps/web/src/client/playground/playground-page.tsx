@@ -1,0 +1,4 @@
+import { mount } from "../shared/mount.ts";
+import { Playground } from "./Playground.tsx";
+
+mount(<Playground />);

@@ -1,0 +1,101 @@
+import type { Bundle } from "../../build/bundle.ts";
+import { PAGES, type Page, type PageName } from "./model.ts";
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+
+export type RenderOptions = {
+  bundle: Bundle;
+  liveReload: boolean;
+  /** This response's style nonce (see security.ts), handed to the scripts in a meta tag. */
+  styleNonce?: string;
+};
+
+function nav(current: string | undefined): string {
+  const items = Object.values(PAGES as Record<PageName, Page>).map((page) => {
+    const here = page.path === current ? ' aria-current="page"' : "";
+    return `<li><a href="${page.path}"${here}>${escapeHtml(page.name)}</a></li>`;
+  });
+  return `<nav aria-label="Site"><ul>${items.join("")}</ul></nav>`;
+}
+
+/**
+ * The HTML shell of a page. Every page is readable before its script runs (heading and
+ * description in the HTML), and scripts are external modules (deferred by nature) so the first
+ * paint never waits for them and the CSP needs no inline allowance.
+ */
+export function renderDocument(
+  opts: RenderOptions,
+  page: Omit<Page, "path"> & { path?: string },
+  body: string,
+): string {
+  const scripts = [
+    page.script ? opts.bundle.scripts[page.script] : undefined,
+    opts.liveReload ? opts.bundle.scripts["live-reload"] : undefined,
+  ]
+    .filter((src): src is string => src !== undefined)
+    .map((src) => `<script type="module" src="${src}"></script>`)
+    .join("");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.name)} · Platform</title>
+<meta name="description" content="${escapeHtml(page.description)}">
+<link rel="icon" href="data:,">
+${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNonce)}">` : ""}
+<link rel="stylesheet" href="${opts.bundle.styles}">
+${scripts}
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header">${nav(page.path)}</header>
+<main id="main" tabindex="-1">
+<h1>${escapeHtml(page.heading)}</h1>
+<p class="lead">${escapeHtml(page.description)}</p>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+const HOME_LINKS = (["game", "playground", "bench", "portal"] as const).map((name) => PAGES[name]);
+
+export function renderPage(name: PageName, opts: RenderOptions): string {
+  const page: Page = PAGES[name];
+  if (name === "home") {
+    const cards = HOME_LINKS.map(
+      (p) =>
+        `<li class="card"><h2><a href="${p.path}">${escapeHtml(p.name)}</a></h2><p>${escapeHtml(p.description)}</p></li>`,
+    ).join("");
+    return renderDocument(opts, page, `<ul class="cards">${cards}</ul>`);
+  }
+  if (name === "portal") {
+    return renderDocument(
+      opts,
+      page,
+      `<p>The portal is built later. Until then the admissions API answers under <code>/api/v1/</code>.</p>`,
+    );
+  }
+  // Pages with a script: it renders into #app. The noscript line says why nothing appears.
+  return renderDocument(
+    opts,
+    page,
+    `<div id="app"></div><noscript><p>This page needs JavaScript.</p></noscript>`,
+  );
+}
+
+export function renderNotFound(path: string, opts: RenderOptions): string {
+  return renderDocument(
+    opts,
+    { name: "Not found", heading: "Page not found", description: `Nothing lives at ${path}.` },
+    `<p><a href="/">Back to the home page</a></p>`,
+  );
+}

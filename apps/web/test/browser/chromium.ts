@@ -1,0 +1,101 @@
+/**
+ * Debian's Chromium driven by playwright-core (no browser download: it is the system one).
+ * A fresh profile per run, and nothing in the background that would reach the network.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import axe from "axe-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+export type { Page };
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+export const hasBubblewrap = Bun.which("bwrap") !== null;
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function launch(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "web-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: DESKTOP,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every CSP refusal and uncaught error a page reports: a page that works must have none. */
+export function watchForErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
+
+type AxeViolation = {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown }[];
+};
+
+/**
+ * axe-core's WCAG 2.x A and AA rules on the page as it is now. Injected through the DevTools
+ * protocol, which the page's CSP does not govern, so the CSP stays on while it runs.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const run = (
+      globalThis as unknown as {
+        axe: { run: (options: unknown) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe.run;
+    const result = await run({
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+      },
+    });
+    return result.violations;
+  });
+  return (violations as AxeViolation[]).map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
+  );
+}
+
+export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-output", "screenshots");
+
+/** Desktop and phone screenshots of the page as it is, for a person to review. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  for (const [label, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}

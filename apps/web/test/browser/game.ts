@@ -1,0 +1,167 @@
+import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { axeViolations, screenshots, watchForErrors } from "./chromium.ts";
+import { LIMITS, type Site } from "./site.ts";
+
+/** The player stands still until a rock lands: a real game over, usually within seconds. */
+async function waitForGameOver(page: Page): Promise<number> {
+  const name = page.getByTestId("score-name");
+  await name.waitFor({ state: "visible", timeout: 90_000 });
+  const heading = await page.locator("#score-heading").textContent();
+  const score = Number(heading?.match(/-?\d+/)?.[0]);
+  expect(Number.isFinite(score)).toBe(true);
+  return score;
+}
+
+/** Where the paddle's centre is, in game units, read from the canvas's pixels (its colour). */
+async function paddleX(page: Page): Promise<number> {
+  return page.evaluate(
+    ({ y, width }) => {
+      const canvas = document.querySelector("canvas");
+      const ctx = canvas?.getContext("2d");
+      if (!canvas || !ctx) return Number.NaN;
+      const scale = canvas.width / width;
+      const row = ctx.getImageData(0, Math.round(y * scale), canvas.width, 1).data;
+      const xs: number[] = [];
+      for (let x = 0; x < canvas.width; x++) {
+        const [r, g, b] = [row[x * 4], row[x * 4 + 1], row[x * 4 + 2]];
+        if (r === 0x7f && g === 0xd1 && b === 0xff) xs.push(x);
+      }
+      const [first, last] = [xs[0], xs.at(-1)];
+      return first === undefined || last === undefined ? Number.NaN : (first + last) / 2 / scale;
+    },
+    { y: PADDLE_ROW, width: 480 },
+  );
+}
+/** A row through the middle of the paddle (engine.ts: PLAYER_Y = 332, PLAYER_HEIGHT = 14). */
+const PADDLE_ROW = 339;
+
+export function gameTests(site: () => Site) {
+  test("touch: a tap starts the game and the paddle follows a finger held on the canvas", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    const errors = watchForErrors(page);
+    await page.goto(`${base}/game/`);
+    const touch = await context.newCDPSession(page);
+    await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+    const start = await page.getByRole("button", { name: "Start" }).boundingBox();
+    if (!start) throw new Error("no Start button");
+    // A tap, as Playwright's own touchscreen.tap sends it: a touch down and up on the button.
+    const tap = { x: start.x + start.width / 2, y: start.y + start.height / 2 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [tap] });
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.getByTestId("game-pause").waitFor();
+    expect(await paddleX(page)).toBeCloseTo(240, -1);
+    // A finger down near the canvas's left edge, held: the paddle slides under it.
+    const area = await page.locator("canvas").boundingBox();
+    if (!area) throw new Error("no canvas");
+    const finger = { x: area.x + area.width * 0.1, y: area.y + area.height * 0.9 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [finger] });
+    await touch.send("Input.dispatchTouchEvent", {
+      type: "touchMove",
+      touchPoints: [{ ...finger, x: finger.x + 1 }],
+    });
+    await page.waitForTimeout(600);
+    const held = await paddleX(page);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    // The paddle stops at the edge (half its width, 28) or under the finger (48): left of 100.
+    expect(held).toBeLessThan(100);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("keyboard only: start, lose, see the API's validation error inline, submit, see the rank", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    const errors = watchForErrors(page);
+    await page.goto(`${base}/game/`);
+    await page.getByTestId("leaderboard").waitFor();
+    // Tab to the game area and start it with Space, as a keyboard player would.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Tab");
+      if (
+        await page.evaluate(
+          () => document.activeElement?.getAttribute("data-testid") === "game-area",
+        )
+      )
+        break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "game-area",
+    );
+    await page.keyboard.press("Space");
+    // Pause and resume from the keyboard; the status line says so.
+    await page.keyboard.press("p");
+    await page.getByTestId("game-status").filter({ hasText: "Paused" }).waitFor();
+    await page.keyboard.press("p");
+    const score = await waitForGameOver(page);
+    // Game over puts the keyboard in the name field.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "score-name",
+    );
+    await screenshots(page, "game-over");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.keyboard.type("   ");
+    await page.keyboard.press("Enter");
+    const problem = page.getByTestId("score-error");
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain("playerName");
+    expect(await page.getByTestId("score-name").getAttribute("aria-invalid")).toBe("true");
+
+    await page.getByTestId("score-name").fill("Keyboard Kim");
+    await page.keyboard.press("Enter");
+    const rank = page.getByTestId("score-rank");
+    await rank.waitFor();
+    expect(await rank.textContent()).toMatch(/Keyboard Kim is number \d+ on the board/);
+    // The board is fetched again after the submission and shows the entry with its score.
+    const row = page.getByTestId("leaderboard-row").filter({ hasText: "Keyboard Kim" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(score.toLocaleString("en"));
+    const position = Number((await rank.textContent())?.match(/number (\d+)/)?.[1]);
+    expect(
+      await page
+        .getByTestId("leaderboard-row")
+        .nth(position - 1)
+        .textContent(),
+    ).toContain("Keyboard Kim");
+    expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test("restart, then a submission over the rate limit shows when to retry", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    await page.goto(`${base}/game/`);
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.getByRole("button", { name: "Restart" }).click();
+    await waitForGameOver(page);
+    // Use up what is left of this address's quota (the first test spent two) with direct calls.
+    const statuses = await page.evaluate(async (limit) => {
+      const seen: number[] = [];
+      for (let i = 0; i < limit; i++) {
+        const res = await fetch("/api/leaderboard", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ playerName: "filler", score: -1 }),
+        });
+        seen.push(res.status);
+        if (res.status === 429) break;
+      }
+      return seen;
+    }, LIMITS.leaderboard);
+    expect(statuses.at(-1)).toBe(429);
+    await page.getByTestId("score-name").fill("Too Fast");
+    await page.getByTestId("score-submit").click();
+    const problem = page.getByTestId("score-error");
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/Try again in \d+ seconds?/);
+    await page
+      .getByTestId("score-submit")
+      .filter({ hasText: /Wait \d+ s/ })
+      .waitFor();
+    expect(await page.getByTestId("score-submit").isDisabled()).toBe(true);
+    expect(await page.getByTestId("score-submit").textContent()).toMatch(/Wait \d+ s/);
+    await page.close();
+  }, 120_000);
+}

@@ -1,0 +1,96 @@
+/**
+ * The real gateway and the real apps the site talks to, each started as `bun src/index.ts` in
+ * its own folder (as the Dockerfile and `bun run start` do), on free loopback ports.
+ */
+import { join } from "node:path";
+import { waitForHttp } from "@platform/server/testing";
+
+const APPS_DIR = join(import.meta.dir, "..", "..", "..");
+
+/**
+ * Free loopback ports from one range (4100–4199 unless WEB_TEST_PORTS=from-to says otherwise):
+ * a port is taken for the test only after a trial bind succeeds.
+ */
+export function freePorts(count: number): number[] {
+  const [from, to] = (process.env.WEB_TEST_PORTS ?? "4100-4199").split("-").map(Number);
+  const ports: number[] = [];
+  for (let port = from ?? 4100; port <= (to ?? 4199) && ports.length < count; port++) {
+    try {
+      Bun.listen({ hostname: "127.0.0.1", port, socket: { data() {} } }).stop(true);
+      ports.push(port);
+    } catch {
+      // taken: try the next
+    }
+  }
+  if (ports.length < count) throw new Error(`fewer than ${count} free ports in ${from}-${to}`);
+  return ports;
+}
+
+export type StackOptions = {
+  /** Environment per app on top of the ports, e.g. a low rate limit to reach a 429 quickly. */
+  env?: Partial<Record<"leaderboard" | "runner" | "bench" | "web", Record<string, string>>>;
+};
+
+export type Stack = { base: string; stop: () => Promise<void> };
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const [gateway, leaderboard, runner, bench, web, nothing] = freePorts(6);
+  const ports = {
+    GATEWAY_PORT: gateway,
+    LEADERBOARD_PORT: leaderboard,
+    RUNNER_PORT: runner,
+    BENCH_PORT: bench,
+    WEB_PORT: web,
+  };
+  // Memory stores, whatever the surrounding run uses: a shared Redis would carry scores and
+  // rate-limit counts from one run into the next, and these tests count both from zero.
+  const { REDIS_URL: _redis, DATABASE_URL: _database, ...inherited } = process.env;
+  const common = {
+    ...inherited,
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    // The gateway probes admissions too; nothing listens there, which the site never needs.
+    ADMISSIONS_URL: `http://127.0.0.1:${nothing}`,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "test",
+  };
+  const apps = ["leaderboard", "runner", "bench", "web", "gateway"] as const;
+  const children = apps.map((app) =>
+    Bun.spawn(["bun", "src/index.ts"], {
+      cwd: join(APPS_DIR, app),
+      env: { ...common, ...(app === "gateway" ? {} : opts.env?.[app]) },
+      stdout: "inherit",
+      stderr: "inherit",
+    }),
+  );
+  const stop = async () => {
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map((child) => child.exited));
+  };
+  try {
+    const base = `http://127.0.0.1:${gateway}`;
+    await waitForHttp(`${base}/gateway/live`, 30_000);
+    // Each app is up once it answers its own liveness probe (the runner's readiness also needs
+    // bubblewrap, which the tests that need it check for themselves).
+    for (const port of [leaderboard, runner, bench, web]) {
+      await waitUntilOk(`http://127.0.0.1:${port}/health/live`, 60_000);
+    }
+    return { base, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function waitUntilOk(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return;
+    await Bun.sleep(100);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}

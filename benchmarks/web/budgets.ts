@@ -1,0 +1,148 @@
+#!/usr/bin/env bun
+/**
+ * The site's budgets, measured in Debian's Chromium through the real gateway on loopback:
+ *   - JavaScript per page, gzip bytes as transferred (budget 100 KB; the editor's page 250 KB),
+ *   - first contentful paint, cold cache and warm (budget 300 ms),
+ *   - the game's frame rate while it runs (budget: steady 60 fps).
+ * Prints what it measured; asserts nothing (DEVELOPERS.md: figures come from scripts).
+ *
+ *   bun benchmarks/web/budgets.ts [--runs 5] [--seconds 5]
+ *
+ * Needs /usr/bin/chromium (apt-get install -y chromium). Ports: 4100-4199 (WEB_TEST_PORTS).
+ */
+import { parseArgs } from "node:util";
+import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
+import { startStack } from "../../apps/web/test/browser/stack.ts";
+
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, seconds: { type: "string", default: "5" } },
+});
+const runs = Number(values.runs);
+const seconds = Number(values.seconds);
+if (!hasChromium) {
+  console.error(
+    "budgets: /usr/bin/chromium is missing (apt-get install -y chromium); nothing measured",
+  );
+  process.exit(1);
+}
+
+const PAGES = [
+  { path: "/", ready: "main h1", jsBudgetKB: 100 },
+  {
+    path: "/game/",
+    ready: '[data-testid="leaderboard-row"], [data-testid="leaderboard"]',
+    jsBudgetKB: 100,
+  },
+  { path: "/playground/", ready: '[data-testid="code"]', jsBudgetKB: 250 },
+  { path: "/bench/", ready: '[data-testid="bench-run"]', jsBudgetKB: 100 },
+  { path: "/portal/", ready: "main h1", jsBudgetKB: 100 },
+];
+const FCP_BUDGET_MS = 300;
+
+// The callbacks below run in the page; the root tsconfig has no DOM library, so the two browser
+// globals they use are declared here.
+declare const requestAnimationFrame: (callback: (now: number) => void) => number;
+type ResourceTiming = { name: string; encodedBodySize: number };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+
+/** Gzip bytes of every script the page loaded (entry and shared chunks), as transferred. */
+const scriptBytes = (page: Page) =>
+  page.evaluate(() =>
+    (performance.getEntriesByType("resource") as unknown as ResourceTiming[])
+      .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
+      .reduce((sum, entry) => sum + entry.encodedBodySize, 0),
+  );
+
+const firstContentfulPaint = (page: Page) =>
+  page.evaluate(
+    () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
+  );
+
+/** rAF callbacks over `ms` while the game runs: frames per second and the worst gaps. */
+const frameRate = (page: Page, ms: number) =>
+  page.evaluate(
+    (duration) =>
+      new Promise<{ fps: number; p99Ms: number; maxMs: number; frames: number }>((resolve) => {
+        const gaps: number[] = [];
+        let last = performance.now();
+        const start = last;
+        const tick = (now: number) => {
+          gaps.push(now - last);
+          last = now;
+          if (now - start < duration) requestAnimationFrame(tick);
+          else {
+            const sorted = gaps.slice(1).sort((a, b) => a - b);
+            resolve({
+              frames: sorted.length,
+              fps: (sorted.length / (now - start)) * 1000,
+              p99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+              maxMs: sorted.at(-1) ?? 0,
+            });
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+    ms,
+  );
+
+const stack = await startStack({ env: { runner: { RUNNER_POOL_SIZE: "1" } } });
+const browser = await launch();
+try {
+  console.log(`site budgets, Chromium via the gateway at ${stack.base}; median of ${runs} loads\n`);
+  console.log("page           JS gzip KB (budget)   FCP cold ms   FCP warm ms (budget 300)");
+  for (const { path, ready, jsBudgetKB } of PAGES) {
+    const cold: number[] = [];
+    const warm: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < runs; i++) {
+      // Cold: a new page with the HTTP cache off; warm: the same page loaded again with it on.
+      const page = await browser.context.newPage();
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+      await page.goto(stack.base + path);
+      await page.waitForSelector(ready);
+      cold.push(await firstContentfulPaint(page));
+      bytes = await scriptBytes(page);
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+      await page.goto(stack.base + path);
+      await page.goto(stack.base + path);
+      await page.waitForSelector(ready);
+      warm.push(await firstContentfulPaint(page));
+      await page.close();
+    }
+    const kb = bytes / 1024;
+    console.log(
+      `${path.padEnd(14)} ${kb.toFixed(1).padStart(6)} (${jsBudgetKB})${kb > jsBudgetKB ? " OVER" : ""}`.padEnd(
+        37,
+      ) +
+        `${median(cold).toFixed(0).padStart(8)}${median(cold) > FCP_BUDGET_MS ? " OVER" : "     "}` +
+        `${median(warm).toFixed(0).padStart(12)}${median(warm) > FCP_BUDGET_MS ? " OVER" : ""}`,
+    );
+  }
+
+  const page = await browser.context.newPage();
+  await page.goto(`${stack.base}/game/`);
+  await page.getByRole("button", { name: "Start" }).click();
+  const windows: Awaited<ReturnType<typeof frameRate>>[] = [];
+  for (let i = 0; i < Math.max(1, Math.round(seconds)); i++) {
+    // A lost game keeps drawing, but restart it so every window measures a running one.
+    const restart = page.getByRole("button", { name: "Restart" });
+    if (await page.getByTestId("score-name").isVisible()) await restart.click();
+    windows.push(await frameRate(page, 1000));
+  }
+  const fps = windows.map((w) => w.fps);
+  console.log(
+    `\ngame: ${windows.length} one-second windows while running: fps min ${Math.min(...fps).toFixed(1)}, ` +
+      `median ${median(fps).toFixed(1)}; worst frame gap p99 ${Math.max(...windows.map((w) => w.p99Ms)).toFixed(1)} ms, ` +
+      `max ${Math.max(...windows.map((w) => w.maxMs)).toFixed(1)} ms (budget: steady 60 fps, 16.7 ms)`,
+  );
+  await page.close();
+} finally {
+  await browser.close();
+  await stack.stop();
+}
