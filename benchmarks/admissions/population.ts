@@ -5,8 +5,8 @@
  */
 import type { Db } from "../../apps/admissions/src/db/client.ts";
 import { isoAt, newId } from "../../apps/admissions/src/lib/ids.ts";
-import { rebuildCounts } from "../../apps/admissions/src/modules/applications/counts.ts";
-import type { ApplicationStatus } from "../../apps/admissions/src/modules/applications/model.ts";
+import type { ApplicationStatus } from "../../apps/admissions/src/modules/workflow/model.ts";
+import { rebuildCounts } from "../../apps/admissions/src/modules/workflow/service.ts";
 import { insertRows } from "../../apps/admissions/src/seed/bulk.ts";
 
 const DAY = 86_400_000;

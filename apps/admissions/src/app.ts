@@ -1,37 +1,50 @@
 import { type Logger, platform, type SharedStore, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import packageJson from "../package.json";
+import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
-import type { SubmissionChecks } from "./modules/applications/guards.ts";
 import { applications } from "./modules/applications/index.ts";
+import type { SubmissionChecks } from "./modules/applications/service.ts";
 import { audit } from "./modules/audit/index.ts";
-import { authGuard } from "./modules/auth/guard.ts";
+import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
-import { accessTokens } from "./modules/auth/jwt.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
-import type { LoginThrottlePolicy } from "./modules/auth/throttle.ts";
+import { accessTokens } from "./modules/auth/service.ts";
 import { backoffice } from "./modules/backoffice/index.ts";
-import { catalogCache } from "./modules/catalog/cache.ts";
 import { catalog } from "./modules/catalog/index.ts";
+import { catalogCache } from "./modules/catalog/service.ts";
 import { decisions } from "./modules/decisions/index.ts";
 import { documents } from "./modules/documents/index.ts";
-import { DOCUMENT_LIMITS } from "./modules/documents/multipart.ts";
-import { documentChecklist } from "./modules/documents/service.ts";
-import { type DocumentStorage, localDiskStorage } from "./modules/documents/storage.ts";
+import {
+  DOCUMENT_LIMITS,
+  type DocumentStorage,
+  documentChecklist,
+  localDiskStorage,
+} from "./modules/documents/service.ts";
 import { probes } from "./modules/health/index.ts";
-import { notifications } from "./modules/notifications/index.ts";
+import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
-import { feeLedger } from "./modules/payments/ledger.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
-import { manualProvider, type PaymentProvider } from "./modules/payments/providers.ts";
-import { type StripeSettings, stripeProvider } from "./modules/payments/stripe.ts";
+import {
+  feeLedger,
+  manualProvider,
+  type PaymentProvider,
+  stripeProvider,
+} from "./modules/payments/service.ts";
 import { reference } from "./modules/reference/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
-import { DEFAULT_WORKFLOW, type WorkflowSettings, workflowMoveDeps } from "./workflow.ts";
+import type { MoveDeps } from "./modules/workflow/model.ts";
+import type { WorkflowSettings } from "./modules/workflow/service.ts";
+import { workflowMoveDeps } from "./wiring.ts";
 
-export type AppDeps = {
+type Overrides = Partial<
+  Omit<AppSettings, "jwtSecret" | "trustedProxies" | "payments" | "workflow">
+>;
+
+/** What the app runs on; every setting left out is env.ts's default (`DEFAULT_SETTINGS`). */
+export type AppDeps = Overrides & {
   db: Db;
   store: SharedStore;
   logger: Logger;
@@ -39,37 +52,14 @@ export type AppDeps = {
   trustedProxies: TrustedProxies;
   now?: () => number;
   passwordCost?: PasswordCost;
-  sessionTtlMs?: number;
-  loginThrottle?: LoginThrottlePolicy;
-  registrationsPerHour?: number;
   /** Document and fee checks run at submission; the real ones unless a test swaps them. */
   submissionChecks?: SubmissionChecks;
-  /** Where document files live; local disk under data/documents by default. */
+  /** How moves are made; index.ts builds it once and shares it with the background jobs. */
+  move?: MoveDeps;
+  /** Where document files live; local disk under `documentsDir` by default. */
   documentStorage?: DocumentStorage;
-  uploadsPerHour?: number;
-  maxDocumentsPerApplication?: number;
   payments?: Partial<PaymentSettings>;
   workflow?: Partial<WorkflowSettings>;
-};
-
-export type PaymentSettings = {
-  defaultProvider: ProviderName;
-  manualTtlMs: number;
-  manualInstructions: string;
-  checkoutTtlMs: number;
-  /** Stripe is enabled when set. */
-  stripe: StripeSettings | null;
-  /** The HTTP client Stripe is called with (tests point it at a stand-in through apiBase). */
-  fetch?: typeof fetch;
-};
-
-export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
-  defaultProvider: "manual",
-  manualTtlMs: 14 * 86_400_000,
-  manualInstructions:
-    "Pay by bank transfer to the account shown on the admissions website, quoting the payment reference.",
-  checkoutTtlMs: 60 * 60_000,
-  stripe: null,
 };
 
 /**
@@ -78,12 +68,6 @@ export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
-  maxFailuresPerAccount: 5,
-  maxFailuresPerIp: 50,
-  windowMs: 15 * 60_000,
-};
-
 export function createApp(deps: AppDeps) {
   const { db, store, logger } = deps;
   const authDeps: AuthDeps = {
@@ -91,16 +75,18 @@ export function createApp(deps: AppDeps) {
     store,
     tokens: accessTokens(deps.jwtSecret),
     now: deps.now ?? Date.now,
-    sessionTtlMs: deps.sessionTtlMs ?? 14 * 86_400_000,
+    sessionTtlMs: deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
-    throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
+    throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
   };
   const guard = authGuard(authDeps);
+  const rateLimiting = rateLimitGuard(deps.trustedProxies);
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
-  const move = workflowMoveDeps(db, checks, { ...DEFAULT_WORKFLOW, ...deps.workflow });
-  const applicationsDeps = { db, now: authDeps.now, checks, effects: move.effects };
+  const move =
+    deps.move ?? workflowMoveDeps(db, checks, { ...DEFAULT_SETTINGS.workflow, ...deps.workflow });
+  const applicationsDeps = { db, now: authDeps.now, move };
   const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
-  const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...deps.payments };
+  const paymentSettings = { ...DEFAULT_SETTINGS.payments, ...deps.payments };
   const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };
   if (paymentSettings.stripe) {
     providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
@@ -113,8 +99,9 @@ export function createApp(deps: AppDeps) {
       auth({
         ...authDeps,
         guard,
+        rateLimiting,
         trustedProxies: deps.trustedProxies,
-        registrationsPerHour: deps.registrationsPerHour ?? 20,
+        registrationsPerHour: deps.registrationsPerHour ?? DEFAULT_SETTINGS.registrationsPerHour,
       }),
     )
     .use(catalog({ ...routed, cache: catalogCache(store) }))
@@ -124,7 +111,7 @@ export function createApp(deps: AppDeps) {
     .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
     .use(backoffice({ ...routed, move }))
     .use(audit({ db, guard }))
-    .use(notifications({ db, guard }))
+    .use(outbox({ db, guard }))
     .use(
       documents({
         db,
@@ -132,11 +119,15 @@ export function createApp(deps: AppDeps) {
         logger,
         now: authDeps.now,
         guard,
+        rateLimiting,
         trustedProxies: deps.trustedProxies,
-        storage: deps.documentStorage ?? localDiskStorage("data/documents"),
+        storage:
+          deps.documentStorage ??
+          localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir),
         limits: DOCUMENT_LIMITS,
-        maxPerApplication: deps.maxDocumentsPerApplication ?? 20,
-        uploadsPerHour: deps.uploadsPerHour ?? 60,
+        maxPerApplication:
+          deps.maxDocumentsPerApplication ?? DEFAULT_SETTINGS.maxDocumentsPerApplication,
+        uploadsPerHour: deps.uploadsPerHour ?? DEFAULT_SETTINGS.uploadsPerHour,
       }),
     )
     .use(

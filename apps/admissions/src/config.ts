@@ -1,8 +1,41 @@
-import { parseTrustedProxies } from "@platform/server";
-import type { AppDeps, PaymentSettings } from "./app.ts";
+import { parseEnv, parseTrustedProxies, type TrustedProxies } from "@platform/server";
 import type { DatabaseConfig } from "./db/client.ts";
-import type { AdmissionsEnv } from "./env.ts";
-import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./modules/notifications/worker.ts";
+import { AdmissionsEnv } from "./env.ts";
+import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
+import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
+import type { ProviderName } from "./modules/payments/model.ts";
+import type { StripeSettings } from "./modules/payments/service.ts";
+import type { WorkflowSettings } from "./modules/workflow/service.ts";
+
+/*
+ * The environment resolved into the settings the app and its background work run with. Every
+ * default is written once, in env.ts's schema; `DEFAULT_SETTINGS` is that schema read from an
+ * empty environment, so a test or a benchmark that omits a setting gets what production gets.
+ */
+
+export type PaymentSettings = {
+  defaultProvider: ProviderName;
+  manualTtlMs: number;
+  manualInstructions: string;
+  checkoutTtlMs: number;
+  /** Stripe is enabled when set. */
+  stripe: StripeSettings | null;
+  /** The HTTP client Stripe is called with (tests point it at a stand-in through apiBase). */
+  fetch?: typeof fetch;
+};
+
+export type AppSettings = {
+  jwtSecret: string;
+  trustedProxies: TrustedProxies;
+  sessionTtlMs: number;
+  loginThrottle: LoginThrottlePolicy;
+  registrationsPerHour: number;
+  documentsDir: string;
+  uploadsPerHour: number;
+  maxDocumentsPerApplication: number;
+  payments: PaymentSettings;
+  workflow: WorkflowSettings;
+};
 
 /** Environment → the database settings (server and CLI commands share it). */
 export const databaseConfig = (env: AdmissionsEnv): DatabaseConfig => ({
@@ -11,9 +44,7 @@ export const databaseConfig = (env: AdmissionsEnv): DatabaseConfig => ({
 });
 
 /** Environment → the app's tunables. */
-export const appSettings = (
-  env: AdmissionsEnv,
-): Omit<AppDeps, "db" | "store" | "logger" | "submissionChecks" | "documentStorage"> => ({
+export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   jwtSecret: env.ADMISSIONS_JWT_SECRET,
   trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
   sessionTtlMs: env.ADMISSIONS_SESSION_TTL_SECONDS * 1000,
@@ -23,6 +54,7 @@ export const appSettings = (
     windowMs: env.ADMISSIONS_LOGIN_WINDOW_SECONDS * 1000,
   },
   registrationsPerHour: env.ADMISSIONS_REGISTER_RATE_LIMIT,
+  documentsDir: env.ADMISSIONS_DOCUMENTS_DIR,
   uploadsPerHour: env.ADMISSIONS_UPLOAD_RATE_LIMIT,
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
   payments: paymentSettings(env),
@@ -31,7 +63,7 @@ export const appSettings = (
 
 /** Environment → how the outbox retries failed emails. */
 export const deliveryPolicy = (env: AdmissionsEnv): DeliveryPolicy => ({
-  ...DEFAULT_DELIVERY_POLICY,
+  ...DELIVERY_TIMING,
   maxAttempts: env.ADMISSIONS_EMAIL_MAX_ATTEMPTS,
   baseBackoffMs: env.ADMISSIONS_EMAIL_RETRY_SECONDS * 1000,
 });
@@ -55,3 +87,8 @@ function paymentSettings(env: AdmissionsEnv): PaymentSettings {
         : null,
   };
 }
+
+/** env.ts's defaults, read from an empty environment (nothing here reads process.env). */
+export const DEFAULT_ENV: AdmissionsEnv = parseEnv(AdmissionsEnv, {});
+export const DEFAULT_SETTINGS: AppSettings = appSettings(DEFAULT_ENV);
+export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = deliveryPolicy(DEFAULT_ENV);

@@ -4,11 +4,10 @@ import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
-import { documentChecklist } from "./modules/documents/service.ts";
-import { localDiskStorage } from "./modules/documents/storage.ts";
-import { logMailer, smtpMailer } from "./modules/notifications/mailer.ts";
-import { feeLedger } from "./modules/payments/ledger.ts";
-import { DEFAULT_WORKFLOW, startJobs, workflowMoveDeps } from "./workflow.ts";
+import { documentChecklist, localDiskStorage } from "./modules/documents/service.ts";
+import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
+import { feeLedger } from "./modules/payments/service.ts";
+import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
 try {
   const env = loadEnv();
@@ -24,20 +23,22 @@ try {
   const swept = await documentStorage.sweepIncoming(3_600_000);
   if (swept > 0) logger.info("partial uploads removed", { count: swept });
   const settings = appSettings(env);
-  const app = createApp({ db, store, logger, documentStorage, ...settings });
+  // Built once: requests and the background jobs move applications through the same effects.
+  const move = workflowMoveDeps(
+    db,
+    { documents: documentChecklist, fees: feeLedger },
+    settings.workflow,
+  );
+  const app = createApp({ db, store, logger, documentStorage, move, ...settings });
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
     : logMailer(logger);
-  const jobs = startJobs(
+  const jobs = startBackgroundJobs(
     {
       db,
       logger,
       now: Date.now,
-      move: workflowMoveDeps(
-        db,
-        { documents: documentChecklist, fees: feeLedger },
-        { ...DEFAULT_WORKFLOW, ...settings.workflow },
-      ),
+      move,
       mailer,
       delivery: deliveryPolicy(env),
     },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import type { SubmissionChecks } from "../src/modules/applications/guards.ts";
+import type { SubmissionChecks } from "../src/modules/applications/service.ts";
 import {
   type ApplicationJson,
   as,
@@ -278,7 +278,7 @@ describe("the lifecycle through the API", () => {
   test("offer path: a reviewer starts the review, an admin offers, the applicant accepts, an admin enrols", async () => {
     const applicant = await signIn(ctx);
     const draft = await createDraft(ctx, applicant, (await openIntake()).id);
-    const steps: [Parameters<typeof move>[1], string][] = [
+    const steps: [Parameters<typeof move>[1], ApplicationJson["status"]][] = [
       [applicant, "submitted"],
       [reviewer, "under_review"],
       [admin, "offered"],

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { freePort, problemOf } from "@platform/server/testing";
 import { isoAt } from "../src/lib/ids.ts";
+import type { AuditEntry } from "../src/modules/audit/model.ts";
 import { uploaded } from "./files.ts";
 import { draftWithFee, type PaymentJson, pay } from "./payments-support.ts";
 import {
@@ -27,16 +28,7 @@ const ctx = await setupApp();
 const admin = await signIn(ctx, "admin");
 const reviewer = await signIn(ctx, "reviewer");
 
-type Entry = {
-  id: string;
-  actor: { id: string | null; role: string; email: string | null };
-  action: string;
-  applicationId: string | null;
-  subject: { type: string; id: string } | null;
-  details: Record<string, unknown>;
-  clientIp: string | null;
-  at: string;
-};
+type Entry = AuditEntry;
 const read = async (query = "") =>
   expectJson<Paged<Entry>>(
     await call(ctx, admin, "GET", `/api/v1/staff/audit/?limit=100&${query}`),

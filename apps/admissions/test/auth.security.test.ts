@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { freePort, problemOf } from "@platform/server/testing";
-import { accessTokens } from "../src/modules/auth/jwt.ts";
+import { accessTokens } from "../src/modules/auth/service.ts";
 import { as, json, logIn, PASSWORD, setupApp, signIn, TEST_SECRET } from "./support.ts";
 
 const ctx = await setupApp();

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { csvField, csvRow } from "../src/modules/backoffice/csv.ts";
+import type { Refusal } from "../src/modules/backoffice/model.ts";
+import { csvField, csvRow } from "../src/modules/backoffice/service.ts";
 import { type ApplicationJson, createDraft, setupApp, signIn } from "./support.ts";
 import {
   applicationUnderReview,
@@ -20,8 +21,6 @@ const bulk = (who = admin, body: Record<string, unknown>) =>
 const statusOf = async (id: string) =>
   (await expectJson<ApplicationJson>(await call(ctx, admin, "GET", `/api/v1/applications/${id}/`)))
     .status;
-
-type Refusal = { applicationId: string; status: number; code: string; detail: string };
 
 describe("bulk status changes", () => {
   test("all move together, each through the table, recorded under one batch id", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { expireDueOffers } from "../src/modules/decisions/expiry.ts";
-import { runJobsOnce } from "../src/workflow.ts";
+import { expireDueOffers } from "../src/modules/decisions/service.ts";
+import { runJobsOnce } from "../src/wiring.ts";
 import { type ApplicationJson, move, type Paged, setupApp, signIn } from "./support.ts";
 import {
   applicationUnderReview,

@@ -1,3 +1,4 @@
+import type { Document } from "../src/modules/documents/model.ts";
 import type { Session, TestContext } from "./support.ts";
 
 /** Test files built byte by byte, so each test says exactly what it sends. */
@@ -64,19 +65,7 @@ export function uploadRequest(
 export const documentsPath = (applicationId: string) =>
   `/api/v1/applications/${applicationId}/documents/`;
 
-export type DocumentJson = {
-  id: string;
-  applicationId: string;
-  type: string;
-  status: string;
-  fileName: string;
-  mediaType: string;
-  size: number;
-  sha256: string;
-  reviewNote: string | null;
-  reviewedBy: string | null;
-  downloadUrl: string;
-};
+export type DocumentJson = Document;
 
 /** Uploads `file` as `type` to the application; returns the response. */
 export const upload = (

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { toPage } from "../src/lib/pagination.ts";
 import { containsPattern } from "../src/lib/search.ts";
-import { preconditionsOf } from "../src/modules/applications/versions.ts";
+import { preconditionsOf } from "../src/modules/workflow/service.ts";
 
 describe("toPage", () => {
   const url = "http://internal:3001/api/v1/catalog/programs/?search=law&limit=10&offset=10";

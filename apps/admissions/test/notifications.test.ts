@@ -1,10 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Logger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
-import { logMailer, smtpMailer } from "../src/modules/notifications/mailer.ts";
-import { claimDueEmails } from "../src/modules/notifications/outbox.ts";
-import { DEFAULT_DELIVERY_POLICY, deliverDueEmails } from "../src/modules/notifications/worker.ts";
-import { runJobsOnce } from "../src/workflow.ts";
+import { DEFAULT_DELIVERY_POLICY } from "../src/config.ts";
+import type { OutboxEmail } from "../src/modules/outbox/model.ts";
+import {
+  claimDueEmails,
+  deliverDueEmails,
+  logMailer,
+  smtpMailer,
+} from "../src/modules/outbox/service.ts";
+import { runJobsOnce } from "../src/wiring.ts";
 import { startSmtpServer } from "./smtp.ts";
 import { type Paged, setupApp, signIn } from "./support.ts";
 import {
@@ -27,17 +32,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type OutboxJson = {
-  id: string;
-  applicationId: string;
-  event: string;
-  to: string;
-  subject: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-};
+type OutboxJson = OutboxEmail;
 const outboxOf = async (applicationId: string) =>
   (
     await expectJson<Paged<OutboxJson>>(

@@ -1,3 +1,4 @@
+import type { Payment } from "../src/modules/payments/model.ts";
 import {
   type ApplicationJson,
   createDraft,
@@ -8,22 +9,7 @@ import {
   type TestContext,
 } from "./support.ts";
 
-export type PaymentJson = {
-  id: string;
-  applicationId: string;
-  provider: string;
-  status: string;
-  amount: { amount: number; currency: string };
-  refunded: { amount: number; currency: string };
-  reference: string;
-  instructions: string | null;
-  checkoutUrl: string | null;
-  expiresAt: string;
-  paidAt: string | null;
-  receiptNumber: string | null;
-  statusReason: string | null;
-  refunds: { id: string; amount: { amount: number }; reason: string; status: string }[];
-};
+export type PaymentJson = Payment;
 
 /** A draft for a program charging `fee` (minor units) in `currency`, no documents. */
 export async function draftWithFee(

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
+import type { User } from "../src/modules/users/model.ts";
 import {
   type ApplicationJson,
   logIn,
@@ -21,7 +22,7 @@ import {
 const ctx = await setupApp();
 const admin = await signIn(ctx, "admin");
 
-type UserJson = { id: string; email: string; role: string; active: boolean };
+type UserJson = User;
 
 /** A reviewer account made by an admin through the API, signed in. */
 async function newReviewer(): Promise<Session> {

@@ -8,9 +8,12 @@ import { SQL } from "bun";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { localDiskStorage } from "../src/modules/documents/storage.ts";
+import type { PageOf } from "../src/lib/pagination.ts";
+import type { Intake, Program } from "../src/modules/catalog/model.ts";
+import { localDiskStorage } from "../src/modules/documents/service.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
+import type { Application } from "../src/modules/workflow/model.ts";
 
 /** Cheap argon2id for tests: same algorithm and code path, a fraction of the cost. */
 export const TEST_PASSWORD_COST = { memoryCost: 64, timeCost: 1 };
@@ -180,11 +183,8 @@ let codeCounter = 0;
 export const uniqueCode = (prefix = "P") =>
   `${prefix}-${(++codeCounter).toString(36).toUpperCase()}${crypto.randomUUID().slice(0, 6).toUpperCase()}`;
 
-export type ProgramJson = { id: string; code: string; name: string; active: boolean } & Record<
-  string,
-  unknown
->;
-export type IntakeJson = { id: string; programId: string; term: string; isOpen: boolean };
+export type ProgramJson = Program;
+export type IntakeJson = Intake;
 
 /** A program created by staff through the API; no documents and no fee unless overridden. */
 export async function createProgram(
@@ -227,22 +227,10 @@ export async function createIntake(
   return (await res.json()) as IntakeJson;
 }
 
-export type Paged<T> = {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-};
+export type Paged<T> = PageOf<T>;
 
-export type ApplicationJson = {
-  id: string;
-  status: string;
-  version: number;
-  applicant: { id: string; email: string; fullName: string };
-  program: { id: string; code: string; name: string };
-  intake: { id: string; term: string; deadline: string };
-  submittedAt: string | null;
-} & Record<string, unknown>;
+// The API's own schemas, not hand-written twins: a change to a response shape shows here.
+export type ApplicationJson = Application;
 
 /** A draft application by `applicant` for `intakeId`, through the API. */
 export async function createDraft(

@@ -1,10 +1,10 @@
 import { createLogger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
+import { DEFAULT_DELIVERY_POLICY, DEFAULT_SETTINGS } from "../src/config.ts";
 import { documentChecklist } from "../src/modules/documents/service.ts";
-import type { Mailer } from "../src/modules/notifications/mailer.ts";
-import { DEFAULT_DELIVERY_POLICY } from "../src/modules/notifications/worker.ts";
-import { feeLedger } from "../src/modules/payments/ledger.ts";
-import { DEFAULT_WORKFLOW, type JobsDeps, workflowMoveDeps } from "../src/workflow.ts";
+import type { Mailer } from "../src/modules/outbox/service.ts";
+import { feeLedger } from "../src/modules/payments/service.ts";
+import { type JobsDeps, workflowMoveDeps } from "../src/wiring.ts";
 import {
   type ApplicationJson,
   as,
@@ -116,7 +116,7 @@ export function testJobs(
     move: workflowMoveDeps(
       ctx.db,
       { documents: documentChecklist, fees: feeLedger },
-      DEFAULT_WORKFLOW,
+      DEFAULT_SETTINGS.workflow,
     ),
     mailer,
     delivery: policy,

@@ -50,17 +50,14 @@ export function healthRoutes(service: string, checks: Record<string, HealthCheck
   const ready = async () => {
     const { healthy, report } = await runChecks(checks);
     if (!healthy) {
-      throw new HttpProblem(
-        { code: "NOT_READY", status: 503, title: "Not ready" },
-        {
-          detail: `${service} is not ready: ${Object.entries(report)
-            .filter(([, result]) => result !== "ok")
-            .map(([name]) => name)
-            .join(", ")} failing`,
-          extensions: { checks: report },
-          headers: { "retry-after": "5" },
-        },
-      );
+      throw new HttpProblem("NOT_READY", {
+        detail: `${service} is not ready: ${Object.entries(report)
+          .filter(([, result]) => result !== "ok")
+          .map(([name]) => name)
+          .join(", ")} failing`,
+        extensions: { checks: report },
+        headers: { "retry-after": "5" },
+      });
     }
     return { status: "ok" as const, service, checks: report };
   };

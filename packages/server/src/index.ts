@@ -53,6 +53,7 @@ export {
   type RateLimitPolicy,
   rateLimitHeaders,
 } from "./rate-limit.ts";
+export { type RateLimitOptions, type RateLimitRule, rateLimits } from "./rate-limit-macro.ts";
 export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
 export {
   createStore,

@@ -1,6 +1,9 @@
 import type { FieldProblem, Problem } from "@platform/contracts/problem";
 
-/** The generic problems every service can raise: one table of code → status and title. */
+/**
+ * The problems every service can raise, and the codes several apps share: one table of code →
+ * status and title. A code one app alone uses lives in that app's own table.
+ */
 export const problemCatalog = {
   BAD_REQUEST: { status: 400, title: "Bad request" },
   MALFORMED_JSON: { status: 400, title: "Malformed JSON" },
@@ -15,6 +18,8 @@ export const problemCatalog = {
   INTERNAL_ERROR: { status: 500, title: "Internal server error" },
   BAD_GATEWAY: { status: 502, title: "Bad gateway" },
   SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable" },
+  /** A readiness probe failed; every app has one (`healthRoutes`, admissions' store probe). */
+  NOT_READY: { status: 503, title: "Not ready" },
   GATEWAY_TIMEOUT: { status: 504, title: "Gateway timeout" },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -19,6 +19,14 @@ export const pageOf = (query: { limit?: number; offset?: number }): Page => ({
   offset: query.offset ?? 0,
 });
 
+/** The envelope of every list; `results` is typed per list. */
+const PageEnvelope = t.Object({
+  count: int({ minimum: 0, description: "Items matching the filters, all pages" }),
+  next: t.Nullable(t.String({ examples: ["/api/v1/catalog/programs/?limit=20&offset=20"] })),
+  previous: t.Nullable(t.String()),
+});
+export type PageOf<T> = typeof PageEnvelope.static & { results: T[] };
+
 /**
  * `{ count, next, previous, results }`; next/previous are relative URLs (see docs).
  *
@@ -27,24 +35,7 @@ export const pageOf = (query: { limit?: number; offset?: number }): Page => ({
  * items are built field by field by typed mappers, so nothing unlisted can reach a response.
  */
 export const Paginated = <T extends TSchema>(item: T, description: string) =>
-  unchecked(
-    t.Object(
-      {
-        count: int({ minimum: 0, description: "Items matching the filters, all pages" }),
-        next: t.Nullable(t.String({ examples: ["/api/v1/catalog/programs/?limit=20&offset=20"] })),
-        previous: t.Nullable(t.String()),
-        results: t.Array(item),
-      },
-      { description },
-    ),
-  );
-
-export type PageOf<T> = {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-};
+  unchecked(t.Object({ ...PageEnvelope.properties, results: t.Array(item) }, { description }));
 
 /**
  * The page as the client sees it. Links are the request's own path and query with `limit` and

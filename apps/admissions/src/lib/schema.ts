@@ -30,3 +30,9 @@ export function unchecked<T extends object>(schema: T): T {
   Object.defineProperty(schema, "noValidate", { value: true, enumerable: false });
   return schema;
 }
+
+/** Every id the API hands out: a UUIDv7 (docs/admissions.md, "Data"). */
+export const Id = t.String({ format: "uuid" });
+
+/** Every instant the API shows: ISO-8601 UTC with milliseconds. */
+export const Timestamp = t.String({ format: "date-time" });

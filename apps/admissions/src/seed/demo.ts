@@ -1,9 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { isoAt, newId } from "../lib/ids.ts";
-import { rebuildCounts } from "../modules/applications/counts.ts";
-import type { ApplicationStatus } from "../modules/applications/model.ts";
 import type { PasswordCost, Role } from "../modules/users/model.ts";
 import { hashPassword } from "../modules/users/service.ts";
+import type { ApplicationStatus } from "../modules/workflow/model.ts";
+import { rebuildCounts } from "../modules/workflow/service.ts";
 import { insertRows } from "./bulk.ts";
 import { DEMO_PROGRAMS } from "./demo-catalog.ts";
 

@@ -4,29 +4,27 @@ import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../l
 import { PageQuery, pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import type { User } from "../users/model.ts";
-import { listApplications } from "./list.ts";
+import { Application, type ApplicationStatus } from "../workflow/model.ts";
+import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
 import {
   ActionBody,
-  Application,
   ApplicationCreate,
   ApplicationListQuery,
   ApplicationPage,
-  type ApplicationStatus,
   ApplicationUpdate,
   IdParams,
   TransitionPage,
   TransitionRequest,
 } from "./model.ts";
-import { decisionOf, originOf } from "./move.ts";
 import {
   type ApplicationsDeps,
   createApplication,
   getApplication,
   getHistory,
+  listApplications,
   transition,
   updateDraft,
 } from "./service.ts";
-import { etagOf, preconditionsOf } from "./versions.ts";
 
 export type ApplicationsRoutesDeps = ApplicationsDeps & {
   guard: AuthGuard;

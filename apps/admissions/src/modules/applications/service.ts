@@ -1,47 +1,49 @@
 import { HttpProblem, invalidField } from "@platform/server";
-import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import type { Page } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import { findIntakeWithProgram } from "../catalog/intakes.ts";
+import { findIntakeWithProgram } from "../catalog/service.ts";
 import type { User } from "../users/model.ts";
-import { adjustCount } from "./counts.ts";
-import { assertIntakeOpen, type SubmissionChecks } from "./guards.ts";
-import { listTransitions } from "./list.ts";
-import type { Application, ApplicationCreate, ApplicationUpdate } from "./model.ts";
+import type { Application, MoveRequest, Origin, Precondition } from "../workflow/model.ts";
 import {
-  type MoveDeps,
-  type MoveRequest,
+  adjustCount,
+  assertVersion,
+  loadApplication,
+  loadVisible,
+  lostRace,
   moveApplication,
-  NO_EFFECTS,
-  type Origin,
   recordTransition,
-  type TransitionEffects,
-} from "./move.ts";
-import { loadApplication, loadVisible } from "./rows.ts";
-import { assertVersion, lostRace, type Precondition } from "./versions.ts";
+} from "../workflow/service.ts";
+import type { ApplicationsDeps } from "./internal/deps.ts";
+import { assertIntakeOpen } from "./internal/guards.ts";
+import { listTransitions } from "./internal/list.ts";
+import type { ApplicationCreate, ApplicationUpdate } from "./model.ts";
 
-export type ApplicationsDeps = {
-  db: Db;
-  now: () => number;
-  checks: SubmissionChecks;
-  /** What other features do when an application moves (none unless the app wires them). */
-  effects?: TransitionEffects;
-};
-
-export type { Origin } from "./move.ts";
+export type { Origin } from "../workflow/model.ts";
+export type { ApplicationsDeps } from "./internal/deps.ts";
+// What the documents, payments and back-office features read of an application, and the
+// submission checks they fill in: the module's public face for them.
+export {
+  type ApplicationFacts,
+  findApplicationFacts,
+  isClosed,
+  ownApplication,
+  visibleApplication,
+} from "./internal/facts.ts";
+export {
+  type DocumentChecklist,
+  type FeeLedger,
+  type FeeStatus,
+  type SubmissionChecks,
+  submissionEffects,
+} from "./internal/guards.ts";
+export { type Filters, filtersFor, listApplications, whereOf } from "./internal/list.ts";
 
 const load = loadApplication;
 
 export const getApplication = (deps: ApplicationsDeps, viewer: User, id: string) =>
   deps.db.run((sql) => loadVisible(sql, id, viewer));
-
-export const moveDeps = (deps: ApplicationsDeps): MoveDeps => ({
-  dialect: deps.db.dialect,
-  checks: deps.checks,
-  effects: deps.effects ?? NO_EFFECTS,
-});
 
 /** A draft for an open intake; one per applicant and intake. */
 export async function createApplication(
@@ -135,9 +137,7 @@ export function transition(
   request: MoveRequest,
 ): Promise<Application> {
   const nowMs = deps.now();
-  return deps.db.transaction((tx) =>
-    moveApplication(tx, moveDeps(deps), origin, id, request, nowMs),
-  );
+  return deps.db.transaction((tx) => moveApplication(tx, deps.move, origin, id, request, nowMs));
 }
 
 /** The history of an application the viewer may see. */

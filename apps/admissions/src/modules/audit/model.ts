@@ -1,45 +1,17 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf } from "../../lib/schema.ts";
-import { ActorRole } from "../applications/model.ts";
-
-/** Every kind of staff (or system) action the audit log records. */
-export const AUDIT_ACTIONS = [
-  "application.transition",
-  "application.reviewer_assigned",
-  "application.reviewer_unassigned",
-  "review.saved",
-  "review.conflict_declared",
-  "rubric.saved",
-  "program.created",
-  "program.updated",
-  "program.deactivated",
-  "program.reviewers_set",
-  "intake.created",
-  "intake.updated",
-  "staff.created",
-  "staff.updated",
-  "applications.exported",
-  "document.reviewed",
-  "payment.confirmed",
-  "payment.failed",
-  "payment.refunded",
-  "fee.waived",
-] as const;
-export const AuditAction = enumOf(AUDIT_ACTIONS);
-export type AuditAction = typeof AuditAction.static;
-
-const Timestamp = t.String({ format: "date-time" });
+import { Id, Timestamp } from "../../lib/schema.ts";
+import { ActorRole, AuditAction } from "../workflow/model.ts";
 
 export const AuditEntry = t.Object({
-  id: t.String({ format: "uuid" }),
+  id: Id,
   actor: t.Object({
-    id: t.Nullable(t.String({ format: "uuid" }), { description: "null for the system" }),
+    id: t.Nullable(Id, { description: "null for the system" }),
     role: ActorRole,
     email: t.Nullable(t.String()),
   }),
   action: AuditAction,
-  applicationId: t.Nullable(t.String({ format: "uuid" })),
+  applicationId: t.Nullable(Id),
   subject: t.Nullable(
     t.Object({ type: t.String(), id: t.String() }, { description: "What else was acted on" }),
   ),

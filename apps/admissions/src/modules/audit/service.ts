@@ -1,42 +1,9 @@
-import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
-import { newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import type { ActorRole } from "../applications/model.ts";
-import type { Origin, TransitionEffects } from "../applications/move.ts";
-import type { AuditAction, AuditEntry, AuditQuery } from "./model.ts";
-
-export type AuditEvent = {
-  action: AuditAction;
-  applicationId?: string | null;
-  subject?: { type: string; id: string } | null;
-  details?: Record<string, unknown>;
-};
-
-/**
- * Appends one entry, in the caller's transaction, so the log holds exactly the actions that
- * happened. Nothing updates or deletes entries (the database refuses it: migration 0004).
- */
-export async function recordAudit(
-  tx: SQL,
-  origin: Origin,
-  event: AuditEvent,
-  at: string,
-): Promise<void> {
-  await tx`INSERT INTO audit_log ${tx({
-    id: newId(),
-    actor_id: origin.actor.id,
-    actor_role: origin.actor.role,
-    action: event.action,
-    application_id: event.applicationId ?? null,
-    subject_type: event.subject?.type ?? null,
-    subject_id: event.subject?.id ?? null,
-    details: JSON.stringify(event.details ?? {}),
-    client_ip: origin.clientIp,
-    created_at: at,
-  })}`;
-}
+import type { ActorRole, AuditAction, TransitionEffects } from "../workflow/model.ts";
+import { recordAudit } from "../workflow/service.ts";
+import type { AuditEntry, AuditQuery } from "./model.ts";
 
 type AuditRow = {
   id: string;

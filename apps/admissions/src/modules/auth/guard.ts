@@ -1,4 +1,4 @@
-import { HttpProblem } from "@platform/server";
+import { HttpProblem, rateLimits, type TrustedProxies } from "@platform/server";
 import { type Cookie, Elysia } from "elysia";
 import type { Role, User } from "../users/model.ts";
 import { type AuthDeps, authenticate, type Principal } from "./service.ts";
@@ -76,3 +76,18 @@ export function authGuard(deps: AuthDeps) {
 }
 
 export type AuthGuard = ReturnType<typeof authGuard>;
+
+/**
+ * The `rateLimit` route option (@platform/server): `key: "user"` spends the signed-in
+ * account's quota, the `actor` this guard resolves, so list `auth` before `rateLimit`.
+ */
+export const rateLimitGuard = (trusted: TrustedProxies) =>
+  rateLimits({
+    trusted,
+    userOf: (context) => {
+      const { actor } = context as { actor?: { id?: unknown } };
+      return typeof actor?.id === "string" ? actor.id : null;
+    },
+  });
+
+export type RateLimitGuard = ReturnType<typeof rateLimitGuard>;

@@ -8,7 +8,7 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { User } from "../users/model.ts";
-import { type AuthGuard, SESSION_COOKIE } from "./guard.ts";
+import { type AuthGuard, type RateLimitGuard, SESSION_COOKIE } from "./guard.ts";
 import {
   CsrfToken,
   LoginBody,
@@ -21,6 +21,7 @@ import { type AuthDeps, csrfTokenFor, login, logout, refresh, register } from ".
 
 export type AuthRoutesDeps = AuthDeps & {
   guard: AuthGuard;
+  rateLimiting: RateLimitGuard;
   trustedProxies: TrustedProxies;
   /** Registrations per client IP per hour. */
   registrationsPerHour: number;
@@ -45,11 +46,8 @@ export const auth = (deps: AuthRoutesDeps) => {
 
   const PREFIX = "/api/v1/auth";
   return new Elysia({ name: "auth", prefix: PREFIX })
-    .use(
-      clientGuards(deps.trustedProxies, [
-        { method: "POST", path: `${PREFIX}/register/`, limiter: registerLimit },
-      ]),
-    )
+    .use(clientGuards(deps.trustedProxies))
+    .use(deps.rateLimiting)
     .use(deps.guard)
     .post(
       "/register/",
@@ -58,6 +56,7 @@ export const auth = (deps: AuthRoutesDeps) => {
         return register(deps, body);
       },
       {
+        rateLimit: { key: "ip", limiter: registerLimit },
         ...jsonBody(RegisterBody),
         response: { 201: User, ...problemResponses(400, 409, 415, 422, 429) },
         detail: { tags, summary: "Register an applicant account" },

@@ -4,16 +4,23 @@ import type { Db } from "../../db/client.ts";
 import { problem } from "../../problems.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, findUserByEmail, findUserById, normalizeEmail } from "../users/service.ts";
-import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./jwt.ts";
-import type { LoginBody, LoginResult, RegisterBody, TokenPair } from "./model.ts";
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./internal/jwt.ts";
 import {
   findFamily,
   findSession,
   revokeFamily,
   rotateRefreshToken,
   startFamily,
-} from "./sessions.ts";
-import { assertLoginAllowed, type LoginThrottlePolicy, recordLoginFailure } from "./throttle.ts";
+} from "./internal/sessions.ts";
+import {
+  assertLoginAllowed,
+  type LoginThrottlePolicy,
+  recordLoginFailure,
+} from "./internal/throttle.ts";
+import type { LoginBody, LoginResult, RegisterBody, TokenPair } from "./model.ts";
+
+export { accessTokens } from "./internal/jwt.ts";
+export type { LoginThrottlePolicy } from "./internal/throttle.ts";
 
 export type AuthDeps = {
   db: Db;

@@ -7,13 +7,11 @@ import {
   readSecurity,
   writeSecurity,
 } from "../../lib/openapi.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
-import { type BulkDeps, bulkTransition } from "./bulk.ts";
-import { exportApplications } from "./export.ts";
+import { originOf } from "../workflow/service.ts";
 import { BulkResult, BulkTransitionBody, ExportQuery, Stats, StatsQuery } from "./model.ts";
-import { applicationStats } from "./stats.ts";
+import { applicationStats, type BulkDeps, bulkTransition, exportApplications } from "./service.ts";
 
 const tags = ["staff"];
 

@@ -1,6 +1,7 @@
 import { t } from "elysia";
-import { enumOf, int } from "../../lib/schema.ts";
-import { ApplicationListQuery, ApplicationStatus, DecisionFields } from "../applications/model.ts";
+import { enumOf, Id, int } from "../../lib/schema.ts";
+import { ApplicationListQuery } from "../applications/model.ts";
+import { ApplicationStatus, DecisionFields } from "../workflow/model.ts";
 
 export const MAX_BULK = 200;
 
@@ -33,9 +34,7 @@ export type BulkTransitionBody = typeof BulkTransitionBody.static;
 export const BulkResult = t.Object({
   batchId: t.String({ format: "uuid", description: "Names this change in the audit log" }),
   moved: int({ minimum: 1 }),
-  applications: t.Array(
-    t.Object({ id: t.String({ format: "uuid" }), status: ApplicationStatus, version: int() }),
-  ),
+  applications: t.Array(t.Object({ id: Id, status: ApplicationStatus, version: int() })),
 });
 
 /** In a BULK_REFUSED problem: why each refused application could not move. */

@@ -2,10 +2,9 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
-import { createIntake, updateIntake } from "./intakes.ts";
+import { originOf } from "../workflow/service.ts";
 import {
   IdParams,
   Intake,
@@ -20,10 +19,12 @@ import {
 } from "./model.ts";
 import {
   type CatalogDeps,
+  createIntake,
   createProgram,
   deactivateProgram,
   getProgram,
   listPrograms,
+  updateIntake,
   updateProgram,
 } from "./service.ts";
 

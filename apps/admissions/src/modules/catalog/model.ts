@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, int } from "../../lib/schema.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 
 export const LEVELS = ["certificate", "diploma", "bachelor", "master", "doctorate"] as const;
 export const Level = enumOf(LEVELS);
@@ -28,9 +28,6 @@ export const Money = t.Object({
   }),
   currency: t.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217", examples: ["EUR"] }),
 });
-
-const Timestamp = t.String({ format: "date-time" });
-const Id = t.String({ format: "uuid" });
 
 export const Intake = t.Object({
   id: Id,

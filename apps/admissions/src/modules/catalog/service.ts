@@ -5,12 +5,17 @@ import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../applications/move.ts";
-import { recordAudit } from "../audit/service.ts";
 import { isStaff, type User } from "../users/model.ts";
-import { programChanged, programCreated } from "./audit.ts";
-import type { CatalogCache } from "./cache.ts";
-import { listIntakes } from "./intakes.ts";
+import type { Origin } from "../workflow/model.ts";
+import { recordAudit } from "../workflow/service.ts";
+import { programChanged, programCreated } from "./internal/audit.ts";
+import type { CatalogDeps } from "./internal/deps.ts";
+import { listIntakes } from "./internal/intakes.ts";
+
+export type { CatalogDeps } from "./internal/deps.ts";
+export { findIntakeWithProgram } from "./internal/intakes.ts";
+export { isOpenAt } from "./queries.ts";
+
 import type {
   Program,
   ProgramCreate,
@@ -18,9 +23,10 @@ import type {
   ProgramListQuery,
   ProgramUpdate,
 } from "./model.ts";
-import { type ProgramRow, toProgram } from "./rows.ts";
+import { type ProgramRow, toProgram } from "./queries.ts";
 
-export type CatalogDeps = { db: Db; cache: CatalogCache; now: () => number };
+export { catalogCache } from "./internal/cache.ts";
+export { createIntake, updateIntake } from "./internal/intakes.ts";
 
 type Ordering = NonNullable<ProgramListQuery["ordering"]>;
 

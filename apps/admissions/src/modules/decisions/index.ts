@@ -2,13 +2,13 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { Application, ApplicationPage, IdParams } from "../applications/model.ts";
-import { decisionOf, originOf } from "../applications/move.ts";
+import { ApplicationPage, IdParams } from "../applications/model.ts";
 import type { ApplicationsDeps } from "../applications/service.ts";
 import { transition } from "../applications/service.ts";
-import { etagOf, preconditionsOf } from "../applications/versions.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
+import { Application } from "../workflow/model.ts";
+import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
 import { DecisionBody, IntakeParams, PromoteBody, Seats, WaitlistQuery } from "./model.ts";
 import {
   type DecisionsDeps,

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PageQuery } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
-import { DecisionFields } from "../applications/model.ts";
+import { DecisionFields } from "../workflow/model.ts";
 
 export const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
 export const Decision = enumOf(DECISIONS);
@@ -34,14 +34,7 @@ export const PromoteBody = t.Optional(
   }),
 );
 
-export const Seats = t.Object({
-  intakeId: t.String({ format: "uuid" }),
-  capacity: int({ minimum: 1 }),
-  held: int({ minimum: 0, description: "Outstanding offers plus places taken" }),
-  taken: int({ minimum: 0, description: "Accepted and enrolled" }),
-  available: int({ minimum: 0, description: "Seats a new offer may take" }),
-  waitlisted: int({ minimum: 0 }),
-});
+export { Seats } from "../workflow/model.ts";
 
 export const IntakeParams = t.Object({ id: t.String({ maxLength: 64 }) });
 export const WaitlistQuery = t.Object(PageQuery);

@@ -2,12 +2,20 @@ import type { Db } from "../../db/client.ts";
 import type { Page, PageOf } from "../../lib/pagination.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import type { Application, ApplicationStatus } from "../applications/model.ts";
-import { lockIntake, type MoveDeps, moveApplication, type Origin } from "../applications/move.ts";
-import { type ApplicationRow, selectApplications, toApplication } from "../applications/rows.ts";
+import type { Application, ApplicationStatus, MoveDeps, Origin } from "../workflow/model.ts";
+import {
+  type ApplicationRow,
+  lockIntake,
+  moveApplication,
+  seatsOf,
+  selectApplications,
+  toApplication,
+} from "../workflow/service.ts";
+import { firstWaitlisted } from "./internal/waitlist.ts";
 import type { Decision } from "./model.ts";
-import { seatsOf } from "./seats.ts";
-import { firstWaitlisted } from "./waitlist.ts";
+
+export { decisionEffects } from "./internal/effects.ts";
+export { expireDueOffers } from "./internal/expiry.ts";
 
 export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };
 

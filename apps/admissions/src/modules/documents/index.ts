@@ -2,8 +2,6 @@ import {
   clientGuards,
   createRateLimiter,
   HttpProblem,
-  type RateLimiter,
-  rateLimitHeaders,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -16,10 +14,9 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
-import type { AuthGuard } from "../auth/guard.ts";
-import { STAFF, type User } from "../users/model.ts";
-import { contentDisposition } from "./filename.ts";
+import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
+import { STAFF } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
 import {
   ApplicationParams,
   Checklist,
@@ -30,21 +27,23 @@ import {
   ReviewBody,
   uploadRequestBody,
 } from "./model.ts";
-import { assertMultipartHeaders } from "./multipart.ts";
-import { documentPath } from "./rows.ts";
 import {
+  assertMultipartHeaders,
+  contentDisposition,
   type DocumentsDeps,
   deleteDocument,
+  documentPath,
   getChecklist,
   getDocument,
   listDocuments,
   openDocument,
   reviewDocument,
+  uploadDocument,
 } from "./service.ts";
-import { uploadDocument } from "./upload.ts";
 
 export type DocumentsRoutesDeps = DocumentsDeps & {
   guard: AuthGuard;
+  rateLimiting: RateLimitGuard;
   trustedProxies: TrustedProxies;
   store: SharedStore;
   /** Uploads per applicant per hour. */
@@ -55,22 +54,6 @@ const tags = ["documents"];
 
 /** What the upload route's parse hook leaves as the body: the stream itself is read later. */
 const STREAMED = Symbol("multipart body, streamed by the handler");
-
-/**
- * Per account, not per IP: uploads need a signed-in applicant, and one account should not
- * fill the disk however many addresses it comes from. Checked before the body is read.
- */
-async function assertUploadQuota(limiter: RateLimiter, actor: User, set: { headers: object }) {
-  const decision = await limiter.check(`user:${actor.id}`);
-  const headers = rateLimitHeaders(limiter.policy, decision);
-  Object.assign(set.headers, headers);
-  if (!decision.allowed) {
-    throw new HttpProblem("RATE_LIMITED", {
-      detail: `At most ${limiter.policy.limit} uploads per hour; retry in ${headers["retry-after"]} s`,
-      headers,
-    });
-  }
-}
 
 /** Downloads are never rendered by the browser in our origin, whatever the bytes hold. */
 const downloadHeaders = (row: {
@@ -94,18 +77,13 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     { name: "document-upload", limit: deps.uploadsPerHour, windowMs: 3_600_000 },
     deps.now,
   );
-  return new Elysia({ name: "documents", prefix: "/api/v1/applications" })
+  return new Elysia({ name: "documents", prefix: "/api/v1/applications/:id/documents" })
     .use(clientGuards(deps.trustedProxies))
+    .use(deps.rateLimiting)
     .use(deps.guard)
     .post(
-      "/:id/documents/",
-      async ({ actor, params, body, request, set }) => {
-        if (body !== STREAMED) {
-          throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
-            detail: "Upload the file as multipart/form-data (fields `type` and `file`)",
-          });
-        }
-        await assertUploadQuota(uploadLimit, actor, set);
+      "/",
+      async ({ actor, params, request, set }) => {
         const document = await uploadDocument(deps, actor, params.id, request);
         set.status = 201;
         set.headers.location = documentPath(params.id, document.id);
@@ -113,7 +91,18 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
       {
         auth: ["applicant"],
+        // Per account, not per IP: one account should not fill the disk however many
+        // addresses it comes from. Checked before the handler reads the body.
+        rateLimit: { key: "user", limiter: uploadLimit },
         params: ApplicationParams,
+        // Before the quota: a request that is not an upload at all does not spend it.
+        beforeHandle: ({ body }) => {
+          if (body !== STREAMED) {
+            throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+              detail: "Upload the file as multipart/form-data (fields `type` and `file`)",
+            });
+          }
+        },
         // Elysia's own multipart parser would buffer the whole body; this one only checks the
         // headers and leaves the stream to the handler, which runs after authentication.
         parse: ({ request }) => {
@@ -135,7 +124,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .get(
-      "/:id/documents/",
+      "/",
       ({ actor, params, query, request }) =>
         listDocuments(deps, actor, params.id, pageOf(query), request.url),
       {
@@ -150,7 +139,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
         },
       },
     )
-    .get("/:id/documents/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
+    .get("/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
       response: { 200: Checklist, ...problemResponses(401, 404) },
@@ -161,7 +150,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     })
     .get(
-      "/:id/documents/:documentId/",
+      "/:documentId/",
       ({ actor, params }) => getDocument(deps, actor, params.id, params.documentId),
       {
         auth: true,
@@ -171,7 +160,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .get(
-      "/:id/documents/:documentId/file/",
+      "/:documentId/file/",
       async ({ actor, params }) => {
         const { row, blob } = await openDocument(deps, actor, params.id, params.documentId);
         return new Response(blob, { headers: downloadHeaders(row) });
@@ -200,7 +189,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .delete(
-      "/:id/documents/:documentId/",
+      "/:documentId/",
       async ({ actor, params, set }) => {
         await deleteDocument(deps, actor, params.id, params.documentId);
         set.status = 204;
@@ -223,7 +212,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       },
     )
     .post(
-      "/:id/documents/:documentId/review/",
+      "/:documentId/review/",
       ({ actor, clientIp, params, body }) =>
         reviewDocument(
           deps,

@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, int } from "../../lib/schema.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { DocumentType } from "../catalog/model.ts";
-import { MEDIA_TYPES } from "./file-type.ts";
+import { MEDIA_TYPES } from "./internal/file-type.ts";
 
 export const DOCUMENT_STATUSES = ["uploaded", "verified", "rejected"] as const;
 export const DocumentStatus = enumOf(DOCUMENT_STATUSES);
@@ -11,9 +11,6 @@ export type DocumentStatus = typeof DocumentStatus.static;
 export const CHECKLIST_STATUSES = ["missing", "uploaded", "verified", "rejected"] as const;
 export const ChecklistStatus = enumOf(CHECKLIST_STATUSES);
 export type ChecklistStatus = typeof ChecklistStatus.static;
-
-const Id = t.String({ format: "uuid" });
-const Timestamp = t.String({ format: "date-time" });
 
 export const Document = t.Object({
   id: Id,

@@ -1,35 +1,24 @@
-import { invalidField, type Logger } from "@platform/server";
+import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { toInt } from "../../db/dialect.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { type Page, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
-import { ownApplication, visibleApplication } from "../applications/facts.ts";
-import type { DocumentChecklist } from "../applications/guards.ts";
-import { recordAudit } from "../audit/service.ts";
+import type { DocumentChecklist } from "../applications/service.ts";
+import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { DocumentType } from "../catalog/model.ts";
 import type { User } from "../users/model.ts";
+import { recordAudit } from "../workflow/service.ts";
+import type { DocumentsDeps } from "./internal/deps.ts";
 import type { Document, ReviewBody } from "./model.ts";
-import type { UploadLimits } from "./multipart.ts";
-import { type DocumentRow, toChecklist, toDocument } from "./rows.ts";
-import type { DocumentStorage } from "./storage.ts";
+import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
 
-export type DocumentsDeps = {
-  db: Db;
-  storage: DocumentStorage;
-  logger: Logger;
-  now: () => number;
-  limits: UploadLimits;
-  /** Documents one application may hold (uploads past it: 409). */
-  maxPerApplication: number;
-};
-
-export const countOf = async (sql: SQL, applicationId: string) => {
-  const [row] =
-    await sql`SELECT count(*) AS n FROM documents WHERE application_id = ${applicationId}`;
-  return toInt(row?.n ?? 0);
-};
+export type { DocumentsDeps } from "./internal/deps.ts";
+export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
+export { contentDisposition } from "./internal/filename.ts";
+export { assertMultipartHeaders, DOCUMENT_LIMITS } from "./internal/multipart.ts";
+export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
+export { uploadDocument } from "./internal/upload.ts";
+export { documentPath } from "./queries.ts";
 
 export async function findDocument(sql: SQL, applicationId: string, documentId: string) {
   const [row] = (await sql`SELECT * FROM documents

@@ -29,14 +29,11 @@ export const probes = ({ db, store }: { db: Db; store: SharedStore }) =>
       async () => {
         const { healthy, report } = await runChecks({ store: () => store.ping() });
         if (!healthy) {
-          throw new HttpProblem(
-            { code: "NOT_READY", status: 503, title: "Not ready" },
-            {
-              detail: `The ${store.kind} store is unreachable`,
-              extensions: { checks: report },
-              headers: { "retry-after": "5" },
-            },
-          );
+          throw new HttpProblem("NOT_READY", {
+            detail: `The ${store.kind} store is unreachable`,
+            extensions: { checks: report },
+            headers: { "retry-after": "5" },
+          });
         }
         return { status: "ok" as const, service: "admissions", store: store.kind };
       },

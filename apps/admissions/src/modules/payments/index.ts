@@ -1,11 +1,10 @@
-import { clientGuards, type TrustedProxies } from "@platform/server";
+import { clientGuards, HttpProblem, readBodyCapped, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
-import type { PaymentsDeps } from "./access.ts";
+import { originOf } from "../workflow/service.ts";
 import {
   ApplicationParams,
   FeeSummary,
@@ -19,16 +18,22 @@ import {
   ReasonBody,
   Receipt,
   RefundBody,
+  WebhookAck,
 } from "./model.ts";
 import {
   createPayment,
+  getFee,
   getPayment,
+  getReceipt,
   idempotencyKeyOf,
   listPayments,
+  type PaymentsDeps,
+  receiveStripeEvent,
   refreshPayment,
+  refundPayment,
+  settleManual,
+  waiveFee,
 } from "./service.ts";
-import { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./staff.ts";
-import { stripeWebhook } from "./webhook.ts";
 
 export type PaymentsRoutesDeps = PaymentsDeps & {
   guard: AuthGuard;
@@ -38,6 +43,10 @@ export type PaymentsRoutesDeps = PaymentsDeps & {
 };
 
 const tags = ["payments"];
+
+const STRIPE_WEBHOOK_PATH = "/api/v1/payments/webhooks/stripe/";
+/** Stripe's events are a few KiB; anything this large is not one. */
+const MAX_EVENT_BYTES = 256 * 1024;
 
 /** Paying an application's fee, and what staff do about fees. */
 const applicationRoutes = (deps: PaymentsRoutesDeps) =>
@@ -214,6 +223,53 @@ const paymentRoutes = (deps: PaymentsRoutesDeps) =>
         },
       },
     );
+
+const isWebhook = (url: string) => {
+  const path = new URL(url).pathname;
+  return path === STRIPE_WEBHOOK_PATH || path === STRIPE_WEBHOOK_PATH.slice(0, -1);
+};
+
+/**
+ * The Stripe webhook endpoint. The signature covers the exact bytes Stripe sent, but the
+ * platform parses JSON bodies before any route sees them; so the request is cloned on arrival
+ * (this path only) and the clone's bytes, capped, are what is verified.
+ */
+const stripeWebhook = (deps: PaymentsDeps, webhookSecret: string | null) => {
+  const rawRequests = new WeakMap<Request, Request>();
+  return new Elysia({ name: "stripe-webhook" })
+    .onRequest(({ request }) => {
+      if (request.method === "POST" && isWebhook(request.url)) {
+        // clone() is typed with undici's Request; at run time it is Bun's, like `request`.
+        rawRequests.set(request, request.clone() as Request);
+      }
+    })
+    .post(
+      STRIPE_WEBHOOK_PATH,
+      async ({ request }) => {
+        const raw = rawRequests.get(request);
+        if (!webhookSecret || !raw) {
+          throw new HttpProblem("NOT_FOUND", { detail: "Stripe payments are not enabled here" });
+        }
+        const payload = new TextDecoder().decode(await readBodyCapped(raw, MAX_EVENT_BYTES));
+        return receiveStripeEvent(
+          deps,
+          webhookSecret,
+          payload,
+          request.headers.get("stripe-signature"),
+        );
+      },
+      {
+        response: { 200: WebhookAck, ...problemResponses(400, 404, 413, 415) },
+        detail: {
+          tags: ["payments"],
+          summary: "Stripe webhook (signed with Stripe-Signature)",
+          description:
+            "Verifies Stripe's documented signature (HMAC-SHA256 over `t.payload` with the endpoint secret, 5-minute tolerance) and applies checkout.session.completed, .async_payment_succeeded, .async_payment_failed and .expired. Each event id is processed once.",
+          security: [],
+        },
+      },
+    );
+};
 
 export const payments = (deps: PaymentsRoutesDeps) =>
   new Elysia({ name: "payments-all" })

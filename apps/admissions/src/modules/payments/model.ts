@@ -1,7 +1,7 @@
 import { JsonInteger } from "@platform/contracts";
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf } from "../../lib/schema.ts";
+import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
 import { Money } from "../catalog/model.ts";
 
 export const PROVIDERS = ["manual", "stripe"] as const;
@@ -19,9 +19,6 @@ export const PaymentStatus = enumOf(PAYMENT_STATUSES, {
 export type PaymentStatus = typeof PaymentStatus.static;
 
 export const FEE_STATUSES = ["paid", "waived", "not_required", "unpaid"] as const;
-
-const Id = t.String({ format: "uuid" });
-const Timestamp = t.String({ format: "date-time" });
 
 export const Refund = t.Object({
   id: Id,
@@ -129,3 +126,9 @@ export const IdempotencyHeaders = t.Object({
 
 export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
 export const PaymentParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+/** What the Stripe webhook answers. */
+export const WebhookAck = t.Object({
+  received: t.Literal(true),
+  duplicate: t.Boolean({ description: "This event id was processed before; nothing changed" }),
+});

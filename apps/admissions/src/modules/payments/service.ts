@@ -3,14 +3,25 @@ import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import { ownApplication, visibleApplication } from "../applications/facts.ts";
+import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { User } from "../users/model.ts";
-import { type PaymentsDeps, present, presentOne, visiblePayment } from "./access.ts";
-import { settleOverdue, startAtProvider, syncWithProvider } from "./checkout.ts";
-import { expireOverdueManual, feeStatusOf, pendingPayment } from "./ledger.ts";
+import { type PaymentsDeps, present, presentOne, visiblePayment } from "./internal/access.ts";
+import { settleOverdue, startAtProvider, syncWithProvider } from "./internal/checkout.ts";
+import { expireOverdueManual, feeStatusOf, pendingPayment } from "./internal/ledger.ts";
+import type { PaymentProvider } from "./internal/providers.ts";
 import type { Payment, PaymentCreate, ProviderName } from "./model.ts";
-import type { PaymentProvider } from "./providers.ts";
-import { findPayment, newReference, type PaymentRow } from "./rows.ts";
+import { findPayment, newReference, type PaymentRow } from "./queries.ts";
+
+/*
+ * The payments module's public face: the controller (index.ts), the app's wiring and the
+ * other modules import from here and from model.ts only; internal/ is this module's own.
+ */
+export type { PaymentsDeps } from "./internal/access.ts";
+export { feeLedger } from "./internal/ledger.ts";
+export { manualProvider, type PaymentProvider } from "./internal/providers.ts";
+export { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./internal/staff.ts";
+export { type StripeSettings, stripeProvider } from "./internal/stripe.ts";
+export { receiveStripeEvent } from "./internal/webhook.ts";
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

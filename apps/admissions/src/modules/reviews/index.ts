@@ -8,10 +8,10 @@ import {
   writeSecurity,
 } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
+import { Id, Timestamp } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
-import { assignReviewer, type ReviewsDeps, unassignReviewer } from "./assignments.ts";
+import { originOf } from "../workflow/service.ts";
 import {
   ApplicationParams,
   ApplicationReviews,
@@ -25,22 +25,30 @@ import {
   Rubric,
   RubricBody,
 } from "./model.ts";
-import { reviewQueue } from "./queue.ts";
-import { getRubric, setRubric } from "./rubric.ts";
-import { declareConflict, getReviews, saveReview } from "./service.ts";
+import {
+  assignReviewer,
+  declareConflict,
+  getReviews,
+  getRubric,
+  type ReviewsDeps,
+  reviewQueue,
+  saveReview,
+  setRubric,
+  unassignReviewer,
+} from "./service.ts";
 
 type Deps = ReviewsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
 const tags = ["review"];
 
 const Assigned = t.Object({
-  reviewerId: t.String({ format: "uuid" }),
-  assignedAt: t.String({ format: "date-time" }),
+  reviewerId: Id,
+  assignedAt: Timestamp,
 });
 const Conflict = t.Object({
-  applicationId: t.String({ format: "uuid" }),
-  reviewerId: t.String({ format: "uuid" }),
+  applicationId: Id,
+  reviewerId: Id,
   reason: t.String(),
-  at: t.String({ format: "date-time" }),
+  at: Timestamp,
 });
 
 /** Rubrics, reviewer assignments, reviews, conflicts of interest and the reviewer's queue. */

@@ -1,10 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, int } from "../../lib/schema.ts";
-import { Application } from "../applications/model.ts";
-
-const Id = t.String({ format: "uuid" });
-const Timestamp = t.String({ format: "date-time" });
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { Application } from "../workflow/model.ts";
 
 export const Criterion = t.Object({
   key: t.String({ pattern: "^[a-z][a-z0-9_]{0,39}$", examples: ["academic_record"] }),

@@ -2,13 +2,16 @@ import type { SQL } from "bun";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import type { Origin } from "../applications/move.ts";
-import { loadVisible } from "../applications/rows.ts";
-import { recordAudit } from "../audit/service.ts";
 import type { User } from "../users/model.ts";
-import { isConflicted, type ReviewsDeps } from "./assignments.ts";
+import type { Origin } from "../workflow/model.ts";
+import { loadVisible, recordAudit } from "../workflow/service.ts";
+import { isConflicted, type ReviewsDeps } from "./internal/assignments.ts";
+import { assertScores, findRubric, weightedTotal } from "./internal/rubric.ts";
 import { type ApplicationReviews, RECOMMENDATIONS, type Review, type ReviewBody } from "./model.ts";
-import { assertScores, findRubric, weightedTotal } from "./rubric.ts";
+
+export { assignReviewer, type ReviewsDeps, unassignReviewer } from "./internal/assignments.ts";
+export { reviewQueue } from "./internal/queue.ts";
+export { getRubric, setRubric } from "./internal/rubric.ts";
 
 type StaffOrigin = Origin & { actor: User };
 

@@ -2,9 +2,9 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
-import { originOf } from "../applications/move.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, User } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
 import {
   IdParams,
   PoolMembers,

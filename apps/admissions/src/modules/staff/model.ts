@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf } from "../../lib/schema.ts";
+import { enumOf, Timestamp } from "../../lib/schema.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
 
 export const STAFF_ROLES = ["reviewer", "admin"] as const;
@@ -49,7 +49,7 @@ export type ReviewerPool = typeof ReviewerPool.static;
 
 export const PoolMember = t.Object({
   reviewer: User,
-  lastAssignedAt: t.Nullable(t.String({ format: "date-time" })),
+  lastAssignedAt: t.Nullable(Timestamp),
 });
 export const PoolMembers = t.Array(PoolMember, {
   description: "The program's reviewers; round-robin picks the one assigned longest ago",

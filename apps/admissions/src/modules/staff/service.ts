@@ -5,10 +5,10 @@ import { toBool, toInt, toIsoOrNull } from "../../db/dialect.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
-import type { Origin } from "../applications/move.ts";
-import { recordAudit } from "../audit/service.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, toUser, type UserRow } from "../users/service.ts";
+import type { Origin } from "../workflow/model.ts";
+import { recordAudit } from "../workflow/service.ts";
 import type { ReviewerPool, StaffCreate, StaffQuery, StaffUpdate } from "./model.ts";
 
 export type StaffDeps = { db: Db; now: () => number; passwordCost: PasswordCost };

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf } from "../../lib/schema.ts";
+import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
 
 export const ROLES = ["applicant", "reviewer", "admin"] as const;
 export const Role = enumOf(ROLES, {
@@ -22,12 +22,12 @@ export const FullName = t.String({ minLength: 1, maxLength: 120, examples: ["Ada
 
 export const User = t.Object(
   {
-    id: t.String({ format: "uuid" }),
+    id: Id,
     email: Email,
     fullName: FullName,
     role: Role,
     active: t.Boolean(),
-    createdAt: t.String({ format: "date-time" }),
+    createdAt: Timestamp,
   },
   { description: "An account; `email` is stored lower-cased" },
 );

@@ -25,14 +25,11 @@ export const health = ({ runner, kernel }: HealthDeps) => {
         const layers = layerReport(runner, kernel);
         const { ready, starting, running, queued } = runner.stats();
         if (!healthy) {
-          throw new HttpProblem(
-            { code: "NOT_READY", status: 503, title: "Not ready" },
-            {
-              detail: `runner is not ready: ${report.pool}`,
-              extensions: { checks: report, layers },
-              headers: { "retry-after": "5" },
-            },
-          );
+          throw new HttpProblem("NOT_READY", {
+            detail: `runner is not ready: ${report.pool}`,
+            extensions: { checks: report, layers },
+            headers: { "retry-after": "5" },
+          });
         }
         return {
           status: "ok" as const,

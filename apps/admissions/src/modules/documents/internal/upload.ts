@@ -1,0 +1,118 @@
+import { invalidField } from "@platform/server";
+import type { SQL } from "bun";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import { type ApplicationFacts, isClosed, ownApplication } from "../../applications/service.ts";
+import { DOCUMENT_TYPES, type DocumentType } from "../../catalog/model.ts";
+import type { User } from "../../users/model.ts";
+import type { Document } from "../model.ts";
+import { countOf, type DocumentRow, toDocument } from "../queries.ts";
+import type { DocumentsDeps } from "./deps.ts";
+import { classify, type Verdict } from "./file-type.ts";
+import { sanitizeFilename } from "./filename.ts";
+import { type ReceivedFile, receiveUpload } from "./multipart.ts";
+
+/** Uploads go to applications that are not final, up to the per-application cap. */
+async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, deps: DocumentsDeps) {
+  if (isClosed(facts)) {
+    throw problem("DOCUMENTS_CLOSED", {
+      detail: `The application is ${facts.status}; it takes no more documents`,
+    });
+  }
+  if ((await countOf(sql, facts.id)) >= deps.maxPerApplication) {
+    throw problem("DOCUMENT_LIMIT_REACHED", {
+      detail: `An application holds at most ${deps.maxPerApplication} documents; delete one first`,
+    });
+  }
+}
+
+function documentTypeOf(value: string | undefined, facts: ApplicationFacts): DocumentType {
+  if (value === undefined || value === "") throw invalidField("/body/type", "is required");
+  const type = DOCUMENT_TYPES.find((known) => known === value);
+  if (!type || !facts.requiredDocuments.includes(type)) {
+    const asked = facts.requiredDocuments.join(", ") || "none";
+    throw invalidField("/body/type", `must be a type the program asks for (${asked})`);
+  }
+  return type;
+}
+
+function assertAcceptable(verdict: Verdict): asserts verdict is Verdict & { ok: true } {
+  if (verdict.ok) return;
+  const code = {
+    empty: "DOCUMENT_EMPTY",
+    truncated: "DOCUMENT_TRUNCATED",
+    unknown: "DOCUMENT_TYPE_NOT_ALLOWED",
+    polyglot: "DOCUMENT_TYPE_NOT_ALLOWED",
+  } as const;
+  throw problem(code[verdict.reason], { detail: verdict.detail });
+}
+
+/**
+ * The applicant attaches a file: ownership, status and the cap are checked before the body is
+ * read; the file streams to storage; its type is decided by its bytes; then the row is written
+ * in a transaction that checks again. A file that fails any check is deleted.
+ */
+export async function uploadDocument(
+  deps: DocumentsDeps,
+  actor: User,
+  applicationId: string,
+  request: Request,
+): Promise<Document> {
+  const facts = await deps.db.run(async (sql) => {
+    const own = await ownApplication(sql, applicationId, actor);
+    await assertAcceptsUploads(sql, own, deps);
+    return own;
+  });
+  const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
+  if (!file) throw invalidField("/body/file", "is required");
+  let stored: { type: DocumentType; mediaType: Document["mediaType"] };
+  try {
+    const type = documentTypeOf(fields.type, facts);
+    const verdict = classify(file.head, file.tail, file.size);
+    assertAcceptable(verdict);
+    await file.writer.commit();
+    stored = { type, mediaType: verdict.mediaType };
+  } catch (error) {
+    await file.writer.abort();
+    throw error;
+  }
+  try {
+    return await insertDocument(deps, actor, applicationId, file, stored);
+  } catch (error) {
+    await deps.storage.remove(file.writer.key).catch(() => {});
+    throw error;
+  }
+}
+
+async function insertDocument(
+  deps: DocumentsDeps,
+  actor: User,
+  applicationId: string,
+  file: ReceivedFile,
+  stored: { type: DocumentType; mediaType: Document["mediaType"] },
+): Promise<Document> {
+  const at = isoAt(deps.now());
+  return deps.db.transaction(async (tx) => {
+    const facts = await ownApplication(tx, applicationId, actor, { dialect: deps.db.dialect });
+    await assertAcceptsUploads(tx, facts, deps);
+    const row: DocumentRow = {
+      id: newId(),
+      application_id: applicationId,
+      type: stored.type,
+      status: "uploaded",
+      file_name: sanitizeFilename(file.clientName, stored.mediaType),
+      media_type: stored.mediaType,
+      size_bytes: file.size,
+      sha256: file.sha256,
+      storage_key: file.writer.key,
+      uploaded_by: actor.id,
+      review_note: null,
+      reviewed_by: null,
+      reviewed_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await tx`INSERT INTO documents ${tx(row)}`;
+    return toDocument(row, actor);
+  });
+}

@@ -1,0 +1,135 @@
+import type { SQL } from "bun";
+import type { Db } from "../../../db/client.ts";
+import { type Dialect, skipLocked, toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
+import type { TransitionEffects } from "../../workflow/model.ts";
+import type { OutboxEmail, OutboxQuery } from "../model.ts";
+import { emailFor } from "./templates.ts";
+
+/** Writes an email to the outbox, in the caller's transaction: sent only if the change commits. */
+export async function enqueueEmail(
+  tx: SQL,
+  email: { applicationId: string | null; event: string; to: string; subject: string; body: string },
+  at: string,
+): Promise<void> {
+  await tx`INSERT INTO email_outbox ${tx({
+    id: newId(),
+    application_id: email.applicationId,
+    event: email.event,
+    to_address: email.to,
+    subject: email.subject,
+    body: email.body,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: at,
+    created_at: at,
+  })}`;
+}
+
+/** Every applicant-visible move writes the applicant's email in the move's transaction. */
+export const notificationEffects: TransitionEffects = {
+  prepare: async () => ({}),
+  async settle(move, after) {
+    const email = emailFor(after);
+    if (!email) return;
+    await enqueueEmail(
+      move.tx,
+      { applicationId: after.id, event: after.status, to: after.applicant.email, ...email },
+      move.at,
+    );
+  },
+};
+
+export type OutboxRow = {
+  id: string;
+  application_id: string | null;
+  event: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: "pending" | "sent" | "dead";
+  attempts: number;
+  next_attempt_at: unknown;
+  last_error: string | null;
+  transport: string | null;
+  created_at: unknown;
+  sent_at: unknown;
+};
+
+/**
+ * Takes up to `limit` due emails for delivery. Claiming pushes `next_attempt_at` a lease ahead
+ * and counts the attempt, in one statement: another replica (SKIP LOCKED on PostgreSQL) or the
+ * next pass does not take them again while they are being sent, and if this process dies
+ * mid-send they become due again when the lease ends, so nothing is lost.
+ */
+export async function claimDueEmails(
+  db: Db,
+  nowMs: number,
+  leaseMs: number,
+  limit: number,
+): Promise<OutboxRow[]> {
+  const dialect: Dialect = db.dialect;
+  const claimed: OutboxRow[] = await db.run(
+    (sql) => sql`UPDATE email_outbox
+      SET next_attempt_at = ${isoAt(nowMs + leaseMs)}, attempts = attempts + 1
+      WHERE id IN (SELECT id FROM email_outbox
+        WHERE status = 'pending' AND next_attempt_at <= ${isoAt(nowMs)}
+        ORDER BY next_attempt_at, id LIMIT ${limit}${skipLocked(sql, dialect)})
+      RETURNING *`,
+  );
+  // RETURNING follows no order: send in the order the emails were written (an application's
+  // "received" before its decision).
+  return claimed.sort(
+    (a, b) => toIso(a.created_at).localeCompare(toIso(b.created_at)) || a.id.localeCompare(b.id),
+  );
+}
+
+export const markSent = (db: Db, id: string, transport: string, nowMs: number) =>
+  db.run(
+    (sql) => sql`UPDATE email_outbox SET status = 'sent', sent_at = ${isoAt(nowMs)},
+      transport = ${transport}, last_error = NULL WHERE id = ${id} AND status = 'pending'`,
+  );
+
+/** A failed attempt: due again after `retryAt`, or dead when `retryAt` is null (out of tries). */
+export const markFailed = (db: Db, id: string, error: string, retryAtMs: number | null) =>
+  db.run((sql) =>
+    retryAtMs === null
+      ? sql`UPDATE email_outbox SET status = 'dead', last_error = ${error}
+          WHERE id = ${id} AND status = 'pending'`
+      : sql`UPDATE email_outbox SET next_attempt_at = ${isoAt(retryAtMs)}, last_error = ${error}
+          WHERE id = ${id} AND status = 'pending'`,
+  );
+
+const toOutboxEmail = (row: OutboxRow): OutboxEmail => ({
+  id: row.id,
+  applicationId: row.application_id,
+  event: row.event,
+  to: row.to_address,
+  subject: row.subject,
+  status: row.status,
+  attempts: toInt(row.attempts),
+  nextAttemptAt: row.status === "pending" ? toIso(row.next_attempt_at) : null,
+  lastError: row.last_error,
+  createdAt: toIso(row.created_at),
+  sentAt: toIsoOrNull(row.sent_at),
+});
+
+/** The outbox, newest first, for admins watching delivery. */
+export function listOutbox(
+  db: Db,
+  query: OutboxQuery,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<OutboxEmail>> {
+  return db.run(async (sql) => {
+    const where = [
+      query.status ? sql`status = ${query.status}` : sql`1 = 1`,
+      query.applicationId ? sql`application_id = ${query.applicationId}` : sql`1 = 1`,
+    ].reduce((all, next) => sql`${all} AND ${next}`);
+    const [total] = await sql`SELECT count(*) AS total FROM email_outbox WHERE ${where}`;
+    const rows = (await sql`SELECT * FROM email_outbox WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`) as OutboxRow[];
+    return toPage(requestUrl, page, toInt(total?.total ?? 0), rows.map(toOutboxEmail));
+  });
+}

@@ -1,0 +1,9 @@
+/*
+ * The applicants' emails (notifications): the outbox written in each move's transaction, and
+ * its delivery by the background pass.
+ * The module's public face: its controller and the app's wiring import from here.
+ */
+
+export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
+export { claimDueEmails, listOutbox, notificationEffects } from "./internal/outbox.ts";
+export { DELIVERY_TIMING, type DeliveryPolicy, deliverDueEmails } from "./internal/worker.ts";

@@ -1,0 +1,173 @@
+import type { SQL } from "bun";
+import type { Db } from "../../../db/client.ts";
+import { forUpdateOf, toBool } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import { notFound, problem } from "../../../problems.ts";
+import type { User } from "../../users/model.ts";
+import type { MoveDeps, Origin } from "../../workflow/model.ts";
+import { loadVisible, moveApplication, recordAudit } from "../../workflow/service.ts";
+
+export type ReviewsDeps = { db: Db; now: () => number; move: MoveDeps };
+
+type StaffOrigin = Origin & { actor: User };
+
+/** Applications take reviewers while submitted or under review, not once decided. */
+const ASSIGNABLE = new Set(["submitted", "under_review"]);
+
+export const isConflicted = async (sql: SQL, applicationId: string, reviewerId: string) =>
+  (
+    await sql`SELECT 1 AS yes FROM review_conflicts
+      WHERE application_id = ${applicationId} AND reviewer_id = ${reviewerId}`
+  ).length > 0;
+
+/**
+ * The program's pool, locked (PostgreSQL) so that concurrent round-robin assignments take
+ * turns and each sees where the last one left the rotation.
+ */
+async function lockedPool(tx: SQL, db: Db, programId: string) {
+  return (await tx`SELECT pr.reviewer_id, pr.last_assigned_at, u.active FROM program_reviewers pr
+    JOIN users u ON u.id = pr.reviewer_id
+    WHERE pr.program_id = ${programId}
+    ORDER BY pr.reviewer_id${forUpdateOf(tx, db.dialect, "pr")}`) as {
+    reviewer_id: string;
+    last_assigned_at: unknown;
+    active: unknown;
+  }[];
+}
+
+async function eligible(tx: SQL, applicationId: string, reviewerId: string) {
+  if (await isConflicted(tx, applicationId, reviewerId)) return "conflicted";
+  const [assigned] = await tx`SELECT 1 AS yes FROM review_assignments
+    WHERE application_id = ${applicationId} AND reviewer_id = ${reviewerId}`;
+  return assigned ? "assigned" : "ok";
+}
+
+/**
+ * Chooses the reviewer: the one named (who must be an active member of the program's pool,
+ * not conflicted, not already assigned), or round-robin: the eligible member assigned longest
+ * ago (never assigned first).
+ */
+async function chooseReviewer(
+  tx: SQL,
+  db: Db,
+  applicationId: string,
+  programId: string,
+  wanted: string | undefined,
+): Promise<string> {
+  const pool = await lockedPool(tx, db, programId);
+  if (wanted !== undefined) {
+    const member = pool.find((m) => m.reviewer_id === wanted);
+    if (!member || !toBool(member.active)) {
+      throw problem("REVIEWER_NOT_IN_POOL", {
+        detail: "Only active reviewers of the application's program can be assigned",
+      });
+    }
+    const state = await eligible(tx, applicationId, wanted);
+    if (state === "conflicted") {
+      throw problem("REVIEWER_CONFLICTED", {
+        detail: "This reviewer declared a conflict of interest with the application",
+      });
+    }
+    if (state === "assigned") {
+      throw problem("ALREADY_ASSIGNED", { detail: "This reviewer is already assigned" });
+    }
+    return wanted;
+  }
+  const rotation = pool
+    .filter((m) => toBool(m.active))
+    .sort((a, b) => {
+      const [x, y] = [a.last_assigned_at, b.last_assigned_at].map((v) =>
+        v === null ? "" : new Date(v as string).toISOString(),
+      );
+      return (x ?? "").localeCompare(y ?? "") || a.reviewer_id.localeCompare(b.reviewer_id);
+    });
+  for (const member of rotation) {
+    if ((await eligible(tx, applicationId, member.reviewer_id)) === "ok") return member.reviewer_id;
+  }
+  throw problem("NO_REVIEWER_AVAILABLE", {
+    detail: "No active reviewer of this program is free to take the application",
+  });
+}
+
+/**
+ * Assigns a reviewer (by hand or round-robin). A submitted application moves to under_review
+ * with it, through the lifecycle table, in the same transaction.
+ */
+export function assignReviewer(
+  deps: ReviewsDeps,
+  origin: StaffOrigin,
+  applicationId: string,
+  reviewerId: string | undefined,
+): Promise<{ reviewerId: string; assignedAt: string }> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
+  return deps.db.transaction(async (tx) => {
+    const application = await loadVisible(tx, applicationId, origin.actor);
+    if (!ASSIGNABLE.has(application.status)) {
+      throw problem("ASSIGNMENT_CLOSED", {
+        detail: `A ${application.status} application takes no reviewers (submitted or under_review only)`,
+      });
+    }
+    const chosen = await chooseReviewer(
+      tx,
+      deps.db,
+      applicationId,
+      application.program.id,
+      reviewerId,
+    );
+    await tx`INSERT INTO review_assignments ${tx({
+      application_id: applicationId,
+      reviewer_id: chosen,
+      assigned_by: origin.actor.id,
+      assigned_at: at,
+    })}`;
+    await tx`UPDATE program_reviewers SET last_assigned_at = ${at}
+      WHERE program_id = ${application.program.id} AND reviewer_id = ${chosen}`;
+    await recordAudit(
+      tx,
+      origin,
+      {
+        action: "application.reviewer_assigned",
+        applicationId,
+        subject: { type: "user", id: chosen },
+        details: { mode: reviewerId === undefined ? "round_robin" : "manual" },
+      },
+      at,
+    );
+    if (application.status === "submitted") {
+      const request = {
+        to: "under_review" as const,
+        reason: "Reviewer assigned",
+        preconditions: [],
+        via: "assignment" as const,
+      };
+      await moveApplication(tx, deps.move, origin, applicationId, request, nowMs);
+    }
+    return { reviewerId: chosen, assignedAt: at };
+  });
+}
+
+export function unassignReviewer(
+  deps: ReviewsDeps,
+  origin: StaffOrigin,
+  applicationId: string,
+  reviewerId: string,
+): Promise<void> {
+  const at = isoAt(deps.now());
+  return deps.db.transaction(async (tx) => {
+    await loadVisible(tx, applicationId, origin.actor);
+    const removed = await tx`DELETE FROM review_assignments
+      WHERE application_id = ${applicationId} AND reviewer_id = ${reviewerId}`;
+    if (removed.count !== 1) throw notFound("Assignment");
+    await recordAudit(
+      tx,
+      origin,
+      {
+        action: "application.reviewer_unassigned",
+        applicationId,
+        subject: { type: "user", id: reviewerId },
+      },
+      at,
+    );
+  });
+}

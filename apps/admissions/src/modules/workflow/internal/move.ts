@@ -1,0 +1,70 @@
+import type { SQL } from "bun";
+import { notFound } from "../../../problems.ts";
+import type { User } from "../../users/model.ts";
+import type { Application, Move, MoveDeps, MoveRequest, Origin } from "../model.ts";
+import { loadApplication, loadVisible, lockIntake, recordTransition } from "../queries.ts";
+import { moveCount } from "./counts.ts";
+import { assertTransition, moversFor } from "./lifecycle.ts";
+import { assertVersion, lostRace } from "./versions.ts";
+
+/**
+ * Moves an application along the lifecycle table inside the caller's transaction, checking the
+ * move, the actor's right to make it, the client's version and the effects' own rules (the
+ * submission guards among them); then changes the status, the totals, the history and
+ * whatever the effects add, together.
+ */
+export async function moveApplication(
+  tx: SQL,
+  deps: MoveDeps,
+  origin: Origin,
+  id: string,
+  request: MoveRequest,
+  nowMs: number,
+): Promise<Application> {
+  const at = new Date(nowMs).toISOString();
+  const [ref] = (await tx`SELECT intake_id FROM applications WHERE id = ${id}`) as {
+    intake_id: string;
+  }[];
+  if (!ref) throw notFound("Application");
+  await lockIntake(tx, deps.dialect, ref.intake_id);
+  const current =
+    origin.actor.role === "system"
+      ? await loadApplication(tx, id)
+      : await loadVisible(tx, id, origin.actor as User);
+  if (!current) throw notFound("Application");
+  const from = current.status;
+  assertTransition(from, request.to, moversFor(origin.actor, current.applicant.id));
+  assertVersion(current.version, request.preconditions);
+  const move: Move = {
+    tx,
+    dialect: deps.dialect,
+    origin,
+    before: current,
+    to: request.to,
+    reason: request.reason,
+    decision: request.decision ?? {},
+    via: request.via ?? "transition",
+    batchId: request.batchId ?? null,
+    at,
+    nowMs,
+  };
+  const extra = await deps.effects.prepare(move);
+  const changed = await tx`UPDATE applications SET ${tx({
+    ...extra,
+    status: request.to,
+    version: current.version + 1,
+    updated_at: at,
+    ...(request.to === "submitted" ? { submitted_at: at } : {}),
+  })} WHERE id = ${id} AND version = ${current.version}`;
+  if (changed.count !== 1) throw lostRace();
+  await recordTransition(tx, id, from, request.to, { ...origin, reason: request.reason, at });
+  await moveCount(
+    tx,
+    { programId: current.program.id, intakeId: current.intake.id },
+    from,
+    request.to,
+  );
+  const after = (await loadApplication(tx, id)) as Application;
+  await deps.effects.settle(move, after);
+  return after;
+}

@@ -1,0 +1,212 @@
+import type { SQL } from "bun";
+import { t } from "elysia";
+import type { Dialect } from "../../db/dialect.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { ROLES, type User } from "../users/model.ts";
+
+/**
+ * The application lifecycle's own shapes: an application and its status, the history of its
+ * moves and what a decision carries. Every feature that moves or shows an application uses
+ * these, so they live here rather than in any one feature.
+ */
+export const STATUSES = [
+  "draft",
+  "submitted",
+  "under_review",
+  "offered",
+  "conditionally_offered",
+  "waitlisted",
+  "rejected",
+  "accepted",
+  "declined",
+  "offer_expired",
+  "enrolled",
+  "conditions_not_met",
+  "withdrawn",
+] as const;
+export const ApplicationStatus = enumOf(STATUSES);
+export type ApplicationStatus = typeof ApplicationStatus.static;
+
+/** Who made a move: an account's role, or the system (offer expiry). */
+export const ActorRole = enumOf([...ROLES, "system"], {
+  description: "system: the platform itself, e.g. an offer that expired unanswered",
+});
+export type ActorRole = typeof ActorRole.static;
+
+export const Offer = t.Object(
+  {
+    respondBy: t.String({ format: "date-time", description: "Accept or decline before this" }),
+    conditions: t.Array(t.String(), { description: "Empty for an unconditional offer" }),
+  },
+  { description: "The offer made; kept after it is answered" },
+);
+
+export const FormFields = {
+  personalStatement: t.String({ maxLength: 20_000 }),
+  priorQualification: t.String({ maxLength: 200, examples: ["A-levels: A*AA"] }),
+  priorInstitution: t.String({ maxLength: 200, examples: ["Springfield High School"] }),
+  graduationYear: t.Nullable(int({ minimum: 1900, maximum: 2100, examples: [2025] })),
+};
+
+export const Application = t.Object({
+  id: Id,
+  status: ApplicationStatus,
+  version: int({
+    minimum: 1,
+    description: "Bumped by every change; send it back (If-Match or `version`) to update safely",
+  }),
+  applicant: t.Object({ id: Id, email: t.String(), fullName: t.String() }),
+  program: t.Object({ id: Id, code: t.String(), name: t.String() }),
+  intake: t.Object({ id: Id, term: t.String(), deadline: Timestamp }),
+  ...FormFields,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  submittedAt: t.Nullable(Timestamp),
+  offer: t.Nullable(Offer),
+  waitlistPosition: t.Nullable(
+    int({ minimum: 1, description: "1 is promoted first; set while waitlisted" }),
+  ),
+});
+export type Application = typeof Application.static;
+
+/** What a decision carries beside its status; each only where it applies (else 422). */
+export const DecisionFields = {
+  respondBy: t.Optional(
+    t.String({
+      format: "date-time",
+      description:
+        "Offers: the response deadline (default: the configured number of days from now)",
+      examples: ["2026-07-31T23:59:59Z"],
+    }),
+  ),
+  conditions: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 500 }), {
+      minItems: 1,
+      maxItems: 20,
+      description: "Conditional offers: the conditions to meet (required there, refused elsewhere)",
+      examples: [["Final grade of at least B in Mathematics"]],
+    }),
+  ),
+  waitlistPosition: t.Optional(
+    int({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "Waitlist: where to insert (default: at the end); those behind move down",
+    }),
+  ),
+};
+/** The decision fields of a request, all optional; each route says which apply. */
+export const DecisionInput = t.Object(DecisionFields);
+export type DecisionInput = typeof DecisionInput.static;
+
+export const Transition = t.Object({
+  id: Id,
+  from: t.Nullable(ApplicationStatus, { description: "null for the creation of the draft" }),
+  to: ApplicationStatus,
+  actor: t.Object({
+    id: t.Nullable(Id, { description: "Shown to staff, and to applicants for their own moves" }),
+    role: ActorRole,
+  }),
+  reason: t.Nullable(t.String()),
+  clientIp: t.Nullable(t.String({ description: "Staff only" })),
+  at: Timestamp,
+});
+export type Transition = typeof Transition.static;
+
+/** An intake's seats, from the running totals (docs/admissions.md, "Decisions"). */
+export const Seats = t.Object({
+  intakeId: Id,
+  capacity: int({ minimum: 1 }),
+  held: int({ minimum: 0, description: "Outstanding offers plus places taken" }),
+  taken: int({ minimum: 0, description: "Accepted and enrolled" }),
+  available: int({ minimum: 0, description: "Seats a new offer may take" }),
+  waitlisted: int({ minimum: 0 }),
+});
+export type Seats = typeof Seats.static;
+
+/** Every kind of staff (or system) action the audit log records. */
+export const AUDIT_ACTIONS = [
+  "application.transition",
+  "application.reviewer_assigned",
+  "application.reviewer_unassigned",
+  "review.saved",
+  "review.conflict_declared",
+  "rubric.saved",
+  "program.created",
+  "program.updated",
+  "program.deactivated",
+  "program.reviewers_set",
+  "intake.created",
+  "intake.updated",
+  "staff.created",
+  "staff.updated",
+  "applications.exported",
+  "document.reviewed",
+  "payment.confirmed",
+  "payment.failed",
+  "payment.refunded",
+  "fee.waived",
+] as const;
+export const AuditAction = enumOf(AUDIT_ACTIONS);
+export type AuditAction = typeof AuditAction.static;
+
+/** One audit log entry as an action writes it (who and when come from its origin). */
+export type AuditEvent = {
+  action: AuditAction;
+  applicationId?: string | null;
+  subject?: { type: string; id: string } | null;
+  details?: Record<string, unknown>;
+};
+
+/** The platform itself, e.g. the job that expires unanswered offers. It has no account. */
+export type SystemActor = { readonly id: null; readonly role: "system" };
+export const SYSTEM_ACTOR: SystemActor = { id: null, role: "system" };
+export type Actor = User | SystemActor;
+
+/** Where a change came from, for the history and the audit log. */
+export type Origin = { actor: Actor; clientIp: string | null };
+
+/** The version a client expects, from If-Match (→ 412 when stale) or the body (→ 409). */
+export type Precondition = { version: number; via: "if-match" | "body" };
+
+/** How a move was asked for: the audit log tells a bulk change from a single one. */
+export type MoveVia = "transition" | "decision" | "bulk" | "promotion" | "assignment" | "expiry";
+
+export type MoveRequest = {
+  to: ApplicationStatus;
+  reason: string | null;
+  preconditions: Precondition[];
+  decision?: DecisionInput;
+  via?: MoveVia;
+  /** Groups the moves of one bulk request in the audit log. */
+  batchId?: string;
+};
+
+/** A move as the effects see it, inside its transaction. */
+export type Move = {
+  tx: SQL;
+  dialect: Dialect;
+  origin: Origin;
+  before: Application;
+  to: ApplicationStatus;
+  reason: string | null;
+  decision: DecisionInput;
+  via: MoveVia;
+  batchId: string | null;
+  at: string;
+  nowMs: number;
+};
+
+/**
+ * What other features do when an application moves, in the mover's transaction: `prepare`
+ * may refuse the move (missing documents, a full intake) and returns columns to set with the
+ * status (an offer's deadline); `settle` runs once the move is written (the waitlist closes
+ * up, the applicant's email goes to the outbox, the audit log records it). All or nothing
+ * with the move itself.
+ */
+export type TransitionEffects = {
+  prepare(move: Move): Promise<Record<string, string | number | null>>;
+  settle(move: Move, after: Application): Promise<void>;
+};
+
+export type MoveDeps = { dialect: Dialect; effects: TransitionEffects };

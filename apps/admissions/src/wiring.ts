@@ -1,0 +1,59 @@
+import type { Logger } from "@platform/server";
+import type { Db } from "./db/client.ts";
+import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
+import { auditEffects } from "./modules/audit/service.ts";
+import { decisionEffects, expireDueOffers } from "./modules/decisions/service.ts";
+import type { Mailer } from "./modules/outbox/service.ts";
+import {
+  type DeliveryPolicy,
+  deliverDueEmails,
+  notificationEffects,
+} from "./modules/outbox/service.ts";
+import type { MoveDeps } from "./modules/workflow/model.ts";
+import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
+
+/*
+ * The composition root of the lifecycle: which features' effects run on every move, and which
+ * background work runs. `modules/workflow` owns the machinery (moving, locks, combining effects,
+ * the scheduler) and names no feature; naming them is this file's job, beside app.ts, so no
+ * module has to import upward.
+ */
+
+/**
+ * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
+ * the submission guards and the decision rules first (they may refuse), then the applicant's
+ * email and the audit entry, all in the move's transaction.
+ */
+export const workflowMoveDeps = (
+  db: Db,
+  checks: SubmissionChecks,
+  settings: WorkflowSettings,
+): MoveDeps => ({
+  dialect: db.dialect,
+  effects: combineEffects(
+    submissionEffects(checks),
+    decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
+    notificationEffects,
+    auditEffects,
+  ),
+});
+
+export type JobsDeps = {
+  db: Db;
+  logger: Logger;
+  now: () => number;
+  move: MoveDeps;
+  mailer: Mailer;
+  delivery: DeliveryPolicy;
+};
+
+/** One pass of the background work: expire the offers due, then deliver the emails due. */
+export async function runJobsOnce(deps: JobsDeps) {
+  const expired = await expireDueOffers(deps);
+  const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
+  return { expired, ...delivered };
+}
+
+/** The background work every `intervalMs`, in the server process (see `startJobs`). */
+export const startBackgroundJobs = (deps: JobsDeps, intervalMs: number) =>
+  startJobs(() => runJobsOnce(deps), deps.logger, intervalMs);

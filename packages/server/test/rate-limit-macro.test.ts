@@ -1,0 +1,86 @@
+import { describe, expect, test } from "bun:test";
+import { Elysia, t } from "elysia";
+import {
+  createLogger,
+  createRateLimiter,
+  memoryStore,
+  parseTrustedProxies,
+  platform,
+  rateLimits,
+} from "../src/index.ts";
+
+const logger = createLogger({ service: "test", level: "silent" });
+const policy = { name: "submit", limit: 2, windowMs: 60_000 };
+
+/** A JSON route limited per client IP, and an upload-like one limited per signed-in user. */
+function testApp() {
+  const limiter = createRateLimiter(memoryStore(), policy);
+  const perUser = createRateLimiter(memoryStore(), { ...policy, name: "per-user" });
+  return new Elysia()
+    .use(platform({ service: "test", logger }))
+    .use(
+      rateLimits({
+        trusted: parseTrustedProxies("loopback"),
+        userOf: (context) =>
+          "user" in context && typeof context.user === "string" ? context.user : null,
+      }),
+    )
+    .post("/submit", ({ body }) => body, {
+      body: t.Object({ n: t.Integer() }),
+      rateLimit: { key: "ip", limiter },
+    })
+    .derive(({ request }) => ({ user: request.headers.get("x-user") }))
+    .post("/upload", () => "stored", { rateLimit: { key: "user", limiter: perUser } });
+}
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+
+describe("rateLimit macro, key: ip", () => {
+  test("the quota's requests pass with RateLimit headers; the next is 429 with Retry-After", async () => {
+    const app = testApp();
+    for (const remaining of [1, 0]) {
+      const res = await app.handle(post("/submit", '{"n":1}'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit")).toContain(`r=${remaining}`);
+      expect(res.headers.get("ratelimit-policy")).toBe('"submit";q=2;w=60');
+    }
+    const refused = await app.handle(post("/submit", '{"n":1}'));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: string }).code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test("invalid requests are not free: a 422 spends the quota; an unparsable body does not", async () => {
+    const app = testApp();
+    const invalid = await app.handle(post("/submit", '{"n":"x"}'));
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get("ratelimit")).toContain("r=1");
+    const malformed = await app.handle(post("/submit", "{"));
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get("ratelimit")).toBeNull();
+    expect((await app.handle(post("/submit", '{"n":1}'))).status).toBe(200);
+    expect((await app.handle(post("/submit", '{"n":"x"}'))).status).toBe(429);
+  });
+});
+
+describe("rateLimit macro, key: user", () => {
+  test("each account has its own quota; a request without one is not counted", async () => {
+    const app = testApp();
+    const upload = (user?: string) =>
+      app.handle(post("/upload", "{}", user ? { "x-user": user } : {}));
+    expect((await upload("ada")).status).toBe(200);
+    expect((await upload("ada")).status).toBe(200);
+    const refused = await upload("ada");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-policy")).toBe('"per-user";q=2;w=60');
+    expect((await upload("grace")).status).toBe(200);
+    const anonymous = await upload();
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get("ratelimit")).toBeNull();
+  });
+});
