@@ -1,4 +1,10 @@
-import { type Logger, platform, type SharedStore, type TrustedProxies } from "@platform/server";
+import {
+  type Logger,
+  type Metrics,
+  platform,
+  type SharedStore,
+  type TrustedProxies,
+} from "@platform/server";
 import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
@@ -58,6 +64,8 @@ export type AppDeps = Overrides & {
   move?: MoveDeps;
   /** Where document files live; local disk under `documentsDir` by default. */
   documentStorage?: DocumentStorage;
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
   payments?: Partial<PaymentSettings>;
   workflow?: Partial<WorkflowSettings>;
 };
@@ -92,7 +100,14 @@ export function createApp(deps: AppDeps) {
     providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
   }
   return new Elysia()
-    .use(platform({ service: "admissions", logger, maxJsonBytes: MAX_BODY_BYTES }))
+    .use(
+      platform({
+        service: "admissions",
+        logger,
+        maxJsonBytes: MAX_BODY_BYTES,
+        metrics: deps.metrics,
+      }),
+    )
     .use(reference(packageJson.version))
     .use(probes({ db, store }))
     .use(

@@ -1,6 +1,7 @@
 import {
   ConfigError,
   commonEnv,
+  metricsPort,
   oneOf,
   parseEnv,
   port,
@@ -16,6 +17,8 @@ export const AdmissionsEnv = T.Object({
   ...commonEnv,
   ...redisEnv,
   ADMISSIONS_PORT: port(3001),
+  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  ADMISSIONS_METRICS_PORT: metricsPort(0),
   /** PostgreSQL when set; otherwise the SQLite file below. */
   DATABASE_URL: T.Optional(T.String({ pattern: "^postgres(ql)?://" })),
   ADMISSIONS_SQLITE_FILE: T.String({ default: "data/admissions.sqlite", minLength: 1 }),

@@ -1,9 +1,16 @@
-import { createLogger, createStore, exitOnStartupError, serve } from "@platform/server";
+import {
+  createLogger,
+  createMetrics,
+  createStore,
+  exitOnStartupError,
+  serve,
+} from "@platform/server";
 import { createApp } from "./app.ts";
 import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadEnv } from "./env.ts";
+import { admissionsMetrics } from "./metrics.ts";
 import { documentChecklist, localDiskStorage } from "./modules/documents/service.ts";
 import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
@@ -29,7 +36,9 @@ try {
     { documents: documentChecklist, fees: feeLedger },
     settings.workflow,
   );
-  const app = createApp({ db, store, logger, documentStorage, move, ...settings });
+  const metrics = createMetrics("admissions");
+  admissionsMetrics(metrics, db);
+  const app = createApp({ db, store, logger, documentStorage, move, metrics, ...settings });
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
     : logMailer(logger);
@@ -45,6 +54,8 @@ try {
     env.ADMISSIONS_JOBS_INTERVAL_MS,
   );
   serve(app, {
+    metrics,
+    metricsPort: env.ADMISSIONS_METRICS_PORT,
     port: env.ADMISSIONS_PORT,
     hostname: env.HOST,
     logger,

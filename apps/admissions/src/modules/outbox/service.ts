@@ -5,5 +5,10 @@
  */
 
 export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
-export { claimDueEmails, listOutbox, notificationEffects } from "./internal/outbox.ts";
+export {
+  claimDueEmails,
+  listOutbox,
+  notificationEffects,
+  outboxCounts,
+} from "./internal/outbox.ts";
 export { DELIVERY_TIMING, type DeliveryPolicy, deliverDueEmails } from "./internal/worker.ts";

@@ -133,3 +133,16 @@ export function listOutbox(
     return toPage(requestUrl, page, toInt(total?.total ?? 0), rows.map(toOutboxEmail));
   });
 }
+
+/** Emails by status (pending is the backlog, dead the ones that ran out of tries): metrics. */
+export function outboxCounts(db: Db): Promise<Record<OutboxRow["status"], number>> {
+  return db.run(async (sql) => {
+    const rows = (await sql`SELECT status, count(*) AS n FROM email_outbox GROUP BY status`) as {
+      status: OutboxRow["status"];
+      n: unknown;
+    }[];
+    const counts = { pending: 0, sent: 0, dead: 0 };
+    for (const row of rows) counts[row.status] = toInt(row.n);
+    return counts;
+  });
+}
