@@ -1,5 +1,6 @@
 import { healthRoutes, type Logger, type Metrics, platform } from "@platform/server";
 import { Elysia } from "elysia";
+import { benchMetrics } from "./metrics.ts";
 import { type BenchmarkDeps, benchmark } from "./modules/benchmark/index.ts";
 
 export type AppDeps = Omit<BenchmarkDeps, "now" | "logger"> & {
@@ -19,7 +20,13 @@ export function createApp(deps: AppDeps) {
       platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
     )
     .use(healthRoutes("bench", { store: () => store.ping() }))
-    .use(benchmark({ ...deps, now: deps.now ?? Date.now }));
+    .use(
+      benchmark({
+        ...deps,
+        now: deps.now ?? Date.now,
+        countRun: deps.metrics && benchMetrics(deps.metrics, deps.runner),
+      }),
+    );
 }
 
 export type App = ReturnType<typeof createApp>;

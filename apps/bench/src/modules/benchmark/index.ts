@@ -18,6 +18,8 @@ export type BenchmarkDeps = {
   /** Requests per minute per client IP. */
   runsPerMinute: number;
   now: () => number;
+  /** Counts each answered run (metrics.ts), when metrics are on. */
+  countRun?: (result: BenchmarkResult) => void;
 };
 
 const PATH = "/api/benchmark";
@@ -30,14 +32,22 @@ export const benchmark = (deps: BenchmarkDeps) => {
   );
   return new Elysia({ name: "benchmark", prefix: PATH })
     .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: limit }]))
-    .post("", ({ body, request }) => runBenchmark(deps, body.type, request.signal), {
-      body: BenchmarkRequest,
-      response: BenchmarkResult,
-      detail: {
-        summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",
-        description:
-          "Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the " +
-          "total of the timed iterations in microseconds; perIteration holds their statistics.",
+    .post(
+      "",
+      async ({ body, request }) => {
+        const result = await runBenchmark(deps, body.type, request.signal);
+        deps.countRun?.(result);
+        return result;
       },
-    });
+      {
+        body: BenchmarkRequest,
+        response: BenchmarkResult,
+        detail: {
+          summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",
+          description:
+            "Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the " +
+            "total of the timed iterations in microseconds; perIteration holds their statistics.",
+        },
+      },
+    );
 };
