@@ -1,5 +1,6 @@
 /** The gateway's log says why an upstream failed: refused, reset or timeout, per attempt. */
 import { afterEach, describe, expect, test } from "bun:test";
+import { metricValue } from "@platform/server/testing";
 import { capturingLogger, replica } from "./replicas.ts";
 import { routeTo, startGateway } from "./support.ts";
 
@@ -88,17 +89,16 @@ describe("per-upstream metrics", () => {
     expect((await fetch(`${gateway.base}/api/leaderboard`)).status).toBe(200);
     expect((await fetch(`${gateway.base}/api/benchmark`)).status).toBe(502);
     const text = await metrics.registry.metrics();
-    const sample = (name: string, ...labels: string[]) =>
-      text
-        .split("\n")
-        .find((line) => line.startsWith(`${name}{`) && labels.every((l) => line.includes(l)))
-        ?.split(" ")
-        .at(-1);
     expect(
-      sample("gateway_upstream_duration_seconds_count", 'upstream="leaderboard"', 'status="200"'),
+      metricValue(
+        text,
+        "gateway_upstream_duration_seconds_count",
+        'upstream="leaderboard"',
+        'status="200"',
+      ),
     ).toBe("1");
-    expect(sample("gateway_upstream_failures_total", 'upstream="bench"', 'kind="refused"')).toBe(
-      "1",
-    );
+    expect(
+      metricValue(text, "gateway_upstream_failures_total", 'upstream="bench"', 'kind="refused"'),
+    ).toBe("1");
   });
 });

@@ -1,6 +1,7 @@
 /** The runner's own metrics: every run's outcome, and the pool's state read at scrape time. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createMetrics, type Metrics } from "@platform/server";
+import { metricValue } from "@platform/server/testing";
 import type { App } from "../src/app.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
 import { ALL_LAYERS, bwrapPath, runRequest, testApp } from "./support.ts";
@@ -16,13 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => runner?.close());
 
-const value = (text: string, name: string, label: string) =>
-  text
-    .split("\n")
-    .find((line) => line.startsWith(`${name}{`) && line.includes(label))
-    ?.split(" ")
-    .at(-1);
-
 describe.skipIf(!bwrapPath)("runner metrics", () => {
   test("outcomes: ok, error, blocked and timeout are counted apart", async () => {
     for (const code of [
@@ -36,13 +30,13 @@ describe.skipIf(!bwrapPath)("runner metrics", () => {
     }
     const text = await metrics.registry.metrics();
     for (const outcome of ["ok", "error", "blocked", "timeout"])
-      expect(value(text, "runner_runs_total", `outcome="${outcome}"`), outcome).toBe("1");
+      expect(metricValue(text, "runner_runs_total", `outcome="${outcome}"`), outcome).toBe("1");
   }, 30_000);
 
   test("the sandbox pool's state is read when scraped", async () => {
     const text = await metrics.registry.metrics();
     for (const state of ["ready", "starting", "running", "queued"])
-      expect(value(text, "runner_sandboxes", `state="${state}"`), state).toBeDefined();
-    expect(value(text, "runner_sandboxes", 'state="running"')).toBe("0");
+      expect(metricValue(text, "runner_sandboxes", `state="${state}"`), state).toBeDefined();
+    expect(metricValue(text, "runner_sandboxes", 'state="running"')).toBe("0");
   });
 });

@@ -9,7 +9,7 @@ import {
   platform,
   serveMetrics,
 } from "../src/index.ts";
-import { freePort, get } from "./support/index.ts";
+import { freePort, get, metricValue } from "./support/index.ts";
 
 function makeApp() {
   const metrics = createMetrics("test");
@@ -25,12 +25,6 @@ function makeApp() {
   return { app, metrics };
 }
 
-/** The value of one sample line in the text exposition, or undefined. */
-function sample(text: string, name: string, labels: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
-}
-
 describe("request metrics", () => {
   test("counted by the templated route, never the raw path; durations observed", async () => {
     const { app, metrics } = makeApp();
@@ -38,9 +32,13 @@ describe("request metrics", () => {
       expect((await app.handle(get(`/items/${id}`))).status).toBe(200);
     await Bun.sleep(10);
     const text = await metrics.registry.metrics();
-    expect(sample(text, "http_requests_total", 'route="/items/:id",status="200"')).toBe(3);
+    expect(metricValue(text, "http_requests_total", 'route="/items/:id"', 'status="200"')).toBe(
+      "3",
+    );
     expect(text).not.toContain('route="/items/1"');
-    expect(sample(text, "http_request_duration_seconds_count", 'route="/items/:id"')).toBe(3);
+    expect(metricValue(text, "http_request_duration_seconds_count", 'route="/items/:id"')).toBe(
+      "3",
+    );
     expect(text).toContain('service="test"');
     expect(text).toContain("process_resident_memory_bytes");
   });
@@ -51,9 +49,9 @@ describe("request metrics", () => {
     expect((await app.handle(get("/nowhere"))).status).toBe(404);
     await Bun.sleep(10);
     const text = await metrics.registry.metrics();
-    expect(sample(text, "http_problems_total", 'code="RATE_LIMITED"')).toBe(1);
-    expect(sample(text, "http_problems_total", 'code="NOT_FOUND"')).toBe(1);
-    expect(sample(text, "http_requests_total", 'status="429"')).toBe(1);
+    expect(metricValue(text, "http_problems_total", 'code="RATE_LIMITED"')).toBe("1");
+    expect(metricValue(text, "http_problems_total", 'code="NOT_FOUND"')).toBe("1");
+    expect(metricValue(text, "http_requests_total", 'status="429"')).toBe("1");
   });
 });
 
