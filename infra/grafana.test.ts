@@ -1,0 +1,71 @@
+/**
+ * The Grafana dashboard (infra/grafana/platform.json) only asks for metrics the apps really
+ * export: every metric name in every panel's query is registered by the apps' own code.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { benchMetrics } from "../apps/bench/src/metrics.ts";
+import { upstreamMetrics } from "../apps/gateway/src/modules/proxy/metrics.ts";
+import { runnerMetrics } from "../apps/runner/src/metrics.ts";
+import { createMetrics } from "../packages/server/src/index.ts";
+
+type Dashboard = { panels: { title: string; targets: { expr: string }[] }[] };
+const dashboard = (await Bun.file(
+  join(import.meta.dir, "grafana/platform.json"),
+).json()) as Dashboard;
+
+/** Every metric name the apps register, taken from a registry with all of them on it. */
+async function exported(): Promise<Set<string>> {
+  const metrics = createMetrics("all");
+  const idle = {
+    stats: () => ({
+      ready: 0,
+      starting: 0,
+      running: 0,
+      queued: 0,
+      failuresInARow: 0,
+      checkersReplaced: 0,
+    }),
+  };
+  runnerMetrics(metrics, idle as never);
+  benchMetrics(metrics, { busy: false, waiting: 0 } as never);
+  upstreamMetrics(metrics);
+  const { admissionsMetrics } = await import("../apps/admissions/src/metrics.ts");
+  admissionsMetrics(metrics, { run: async () => ({ pending: 0, sent: 0, dead: 0 }) } as never);
+  const names = new Set<string>();
+  for (const metric of await metrics.registry.getMetricsAsJSON()) {
+    names.add(metric.name);
+    if (metric.type === ("histogram" as never))
+      for (const s of ["_bucket", "_sum", "_count"]) names.add(metric.name + s);
+  }
+  return names;
+}
+
+const LABELS = new Set([
+  "le",
+  "service",
+  "route",
+  "upstream",
+  "kind",
+  "state",
+  "outcome",
+  "status",
+  "code",
+]);
+
+describe("Grafana dashboard", () => {
+  test("every panel queries only metrics the apps export", async () => {
+    const names = await exported();
+    expect(dashboard.panels.length).toBeGreaterThan(0);
+    for (const panel of dashboard.panels) {
+      for (const { expr } of panel.targets) {
+        // Names right before a selector, a range or a closing parenthesis, minus label names.
+        const used = [...expr.matchAll(/\b([a-z_:][a-z0-9_:]*)(?=[{[)])/g)]
+          .map((m) => m[1] ?? "")
+          .filter((word) => !LABELS.has(word));
+        expect(used.length, panel.title).toBeGreaterThan(0);
+        for (const name of used) expect(names.has(name), `${panel.title}: ${name}`).toBe(true);
+      }
+    }
+  });
+});
