@@ -26,6 +26,20 @@ export function requestIdFor(request: Request): string {
 
 type ValueIssue = { path?: string; message: string; schema?: { enum?: unknown[] } };
 
+/**
+ * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
+ * succeed in a moment, so 503 with Retry-After, not a 500. Bun.SQL's own connection codes, and
+ * SQLSTATE classes 08 (connection exception) and 57P0x (admin, crash or cannot-connect-now
+ * shutdowns). Failed queries (constraints, syntax) stay what they are.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== "PostgresError") return false;
+  const { code, errno } = error as Error & { code?: unknown; errno?: unknown };
+  if (typeof code === "string" && /^ERR_POSTGRES_(CONNECTION_|.*TIMEOUT|IDLE)/.test(code))
+    return true;
+  return typeof errno === "string" && /^(08|57P0)/.test(errno);
+}
+
 /** Anything thrown, as the problem the client sees. Unknown errors never leak their message. */
 export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
   if (error instanceof HttpProblem) return error;
@@ -42,7 +56,7 @@ export function toProblem(code: string | number, error: unknown, request: Reques
       errors,
     });
   }
-  if (error instanceof StoreUnavailableError) {
+  if (error instanceof StoreUnavailableError || isDatabaseUnavailable(error)) {
     return new HttpProblem("SERVICE_UNAVAILABLE", {
       detail: "A backing service is unavailable; try again shortly",
       headers: { "retry-after": "5" },
@@ -90,6 +104,9 @@ export function platform(opts: PlatformOptions) {
       const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
       if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
         logger.error("unhandled error", { requestId, err: error });
+      } else if (problem.code === "SERVICE_UNAVAILABLE" && !(error instanceof HttpProblem)) {
+        // The client sees a generic 503; the log keeps which backing service failed, and how.
+        logger.warn("backing service unavailable", { requestId, err: error });
       }
       set.status = problem.status;
       answeredWith.set(request, { code: problem.code, reason: problem.extensions?.reason });

@@ -19,7 +19,7 @@ export {
   splitList,
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
-export { platform, requestIdFor, toProblem } from "./http.ts";
+export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
 export {
   createLogger,
   type Logger,
