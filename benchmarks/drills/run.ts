@@ -63,6 +63,9 @@ const common = {
   HOST: "127.0.0.1",
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
   LEADERBOARD_RATE_LIMIT: "1000000",
+  // On SIGTERM readiness turns 503 this long before the listener closes: past the gateway's
+  // next check (every 500 ms here), so nothing new is sent to a replica that is going away.
+  SHUTDOWN_DRAIN_MS: "1500",
 };
 function startReplica(replica: Replica) {
   replica.proc = Bun.spawn(["bun", "src/index.ts"], {

@@ -60,6 +60,7 @@ try {
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
     // Bun cuts off anything this large outright (the gateway's limit for /api/v1/*); below it
     // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
     maxRequestBodySize: 11 * 1024 * 1024,

@@ -45,6 +45,7 @@ try {
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
     // Bun cuts off anything this large outright; below it the app answers a problem+json 413.
     maxRequestBodySize: 1024 * 1024,
     onShutdown: async () => {

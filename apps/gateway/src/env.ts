@@ -14,6 +14,7 @@ export const GatewayEnv = T.Object({
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   HOST: commonEnv.HOST,
   SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
+  SHUTDOWN_DRAIN_MS: commonEnv.SHUTDOWN_DRAIN_MS,
   GATEWAY_PORT: port(3000),
   /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
   GATEWAY_METRICS_PORT: metricsPort(0),

@@ -37,6 +37,7 @@ try {
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
     // Above every route's limit, so the per-route check answers first with a problem+json 413.
     maxRequestBodySize:
       Math.max(env.GATEWAY_MAX_UPLOAD_BYTES, env.GATEWAY_MAX_BODY_BYTES) + 64 * 1024,

@@ -68,6 +68,7 @@ try {
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
     maxRequestBodySize: 1024 * 1024,
     onShutdown: async () => {
       stopReaper();

@@ -45,6 +45,7 @@ try {
     hostname: env.HOST,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
     maxRequestBodySize: 64 * 1024,
   });
 } catch (error) {

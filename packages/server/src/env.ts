@@ -68,6 +68,12 @@ export const commonEnv = {
   TRUSTED_PROXIES: Type.String({ default: "loopback" }),
   /** Time allowed to in-flight requests after SIGTERM before the process gives up on them. */
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  /**
+   * On SIGTERM, time spent still serving while readiness answers 503, so a balancer (the
+   * gateway's checks, a Kubernetes Service) stops sending new requests before the listener
+   * closes. 0: close at once (Ctrl-C, SIGINT, never waits).
+   */
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
 } as const;
 
 /** Shared state: absent means in-process memory. */

@@ -11,6 +11,8 @@ export type ServeOptions = {
   maxRequestBodySize?: number;
   /** Runs after the last in-flight request finished: close pools, stores, timers. */
   onShutdown?: () => Promise<void> | void;
+  /** SIGTERM: readiness answers 503 this long before the listener closes (SHUTDOWN_DRAIN_MS). */
+  drainMs?: number;
   /** `/metrics` on a port of its own (`metricsPort`, 0: off), for as long as the app runs. */
   metrics?: Metrics;
   metricsPort?: number;
@@ -21,8 +23,28 @@ export type ServeOptions = {
  * finish, runs `onShutdown` and exits 0. Past `shutdownTimeoutMs` the stragglers are cut and the
  * exit code is 1, so an orchestrator can tell a clean stop from a forced one.
  */
+/** Readiness probes, whatever the app calls them: /health/ready, /health/ready/, /gateway/health. */
+const READINESS = /^\/(health\/ready|gateway\/health)\/?$/;
+
 export function serve(app: AnyElysia, opts: ServeOptions): void {
   const { logger } = opts;
+  let draining = false;
+  // While draining, readiness says so (every app's probe, answered here before its own), and
+  // everything else is served as usual.
+  app.onRequest(({ request }) => {
+    if (!draining) return;
+    const path = new URL(request.url).pathname;
+    if (!READINESS.test(path)) return;
+    return new Response(
+      JSON.stringify({
+        status: 503,
+        code: "NOT_READY",
+        title: "Not ready",
+        detail: "shutting down",
+      }),
+      { status: 503, headers: { "content-type": "application/problem+json", "retry-after": "5" } },
+    );
+  });
   app.listen({
     port: opts.port,
     hostname: opts.hostname,
@@ -43,6 +65,12 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal, inFlight: server.pendingRequests });
+    // The drain comes before the shutdown deadline: requests keep coming in while it lasts.
+    if (signal === "SIGTERM" && (opts.drainMs ?? 0) > 0) {
+      draining = true;
+      logger.info("draining", { ms: opts.drainMs });
+      await Bun.sleep(opts.drainMs ?? 0);
+    }
     const force = setTimeout(async () => {
       logger.error("shutdown timed out; closing open connections", {
         inFlight: server.pendingRequests,

@@ -34,6 +34,28 @@ describe("graceful shutdown", () => {
     });
   }
 
+  test("SIGTERM with a drain: readiness turns 503 while requests are still served, then it stops", async () => {
+    const { proc, base } = await startFixture({ SHUTDOWN_DRAIN_MS: "600" });
+    expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+    proc.kill("SIGTERM");
+    await Bun.sleep(150);
+    const ready = await fetch(`${base}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get("content-type")).toStartWith("application/problem+json");
+    expect((await fetch(`${base}/fast`)).status).toBe(200);
+    expect(await proc.exited).toBe(0);
+    await expect(fetch(`${base}/fast`, { keepalive: false })).rejects.toThrow();
+    expect(await new Response(proc.stdout).text()).toContain('"msg":"draining"');
+  });
+
+  test("SIGINT (Ctrl-C) never drains: the listener closes at once", async () => {
+    const { proc, base } = await startFixture({ SHUTDOWN_DRAIN_MS: "5000" });
+    proc.kill("SIGINT");
+    await Bun.sleep(150);
+    await expect(fetch(`${base}/fast`, { keepalive: false })).rejects.toThrow();
+    expect(await proc.exited).toBe(0);
+  });
+
   test("past the shutdown timeout the stragglers are cut and the exit code is 1", async () => {
     const { proc, base } = await startFixture({ SLOW_MS: "5000", SHUTDOWN_TIMEOUT_MS: "200" });
     const inFlight = fetch(`${base}/slow`).catch(() => "cut");
