@@ -39,6 +39,16 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_REGISTER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   /** Uploaded documents (local disk), relative to the app folder like the SQLite file. */
   ADMISSIONS_DOCUMENTS_DIR: T.String({ default: "data/documents", minLength: 1 }),
+  /**
+   * Documents go to this S3-compatible bucket when set (shared by every replica), else to the
+   * directory above. The four below are then required together with it; see `assertS3Config`.
+   */
+  ADMISSIONS_S3_BUCKET: T.Optional(T.String({ minLength: 1 })),
+  /** An S3-compatible endpoint (MinIO, R2…); AWS's regional one when unset. */
+  ADMISSIONS_S3_ENDPOINT: T.Optional(T.String({ pattern: "^https?://" })),
+  ADMISSIONS_S3_REGION: T.String({ default: "us-east-1", minLength: 1 }),
+  ADMISSIONS_S3_ACCESS_KEY_ID: T.Optional(T.String({ minLength: 1 })),
+  ADMISSIONS_S3_SECRET_ACCESS_KEY: T.Optional(T.String({ minLength: 1 })),
   /** Document uploads per applicant per hour. */
   ADMISSIONS_UPLOAD_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION: T.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
@@ -92,6 +102,7 @@ export type AdmissionsEnv = typeof AdmissionsEnv.static;
 export function loadEnv(source: Record<string, string | undefined> = process.env): AdmissionsEnv {
   const env = parseEnv(AdmissionsEnv, source);
   assertPaymentsConfig(env);
+  assertS3Config(env);
   if (env.NODE_ENV === "production") {
     const secret = env.ADMISSIONS_JWT_SECRET;
     if (secret === DEV_JWT_SECRET || secret.length < MIN_JWT_SECRET_LENGTH) {
@@ -120,6 +131,54 @@ function assertPaymentsConfig(env: AdmissionsEnv): void {
   }
   if (env.ADMISSIONS_PAYMENT_PROVIDER === "stripe" && !env.ADMISSIONS_STRIPE_SECRET_KEY) {
     problems.push("ADMISSIONS_PAYMENT_PROVIDER: stripe needs ADMISSIONS_STRIPE_SECRET_KEY");
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+/** The S3 settings when documents go to a bucket, null for local disk. */
+export function documentsS3(env: AdmissionsEnv) {
+  const bucket = env.ADMISSIONS_S3_BUCKET;
+  const accessKeyId = env.ADMISSIONS_S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.ADMISSIONS_S3_SECRET_ACCESS_KEY;
+  if (!bucket || !accessKeyId || !secretAccessKey) return null;
+  const endpoint = env.ADMISSIONS_S3_ENDPOINT;
+  return {
+    bucket,
+    region: env.ADMISSIONS_S3_REGION,
+    accessKeyId,
+    secretAccessKey,
+    ...(endpoint ? { endpoint } : {}),
+  };
+}
+
+/**
+ * Half an S3 configuration would quietly keep documents on one replica's disk (no bucket) or
+ * fail every upload (no credentials): refuse to start, naming what is missing.
+ */
+function assertS3Config(env: AdmissionsEnv): void {
+  const credentials = ["ADMISSIONS_S3_ACCESS_KEY_ID", "ADMISSIONS_S3_SECRET_ACCESS_KEY"] as const;
+  const problems: string[] = [];
+  if (env.ADMISSIONS_S3_BUCKET) {
+    for (const name of credentials) {
+      if (!env[name]) problems.push(`${name}: required when ADMISSIONS_S3_BUCKET is set`);
+    }
+  } else {
+    for (const name of [...credentials, "ADMISSIONS_S3_ENDPOINT"] as const) {
+      if (env[name])
+        problems.push(
+          `${name}: set, but ADMISSIONS_S3_BUCKET is not (documents would stay on local disk)`,
+        );
+    }
+  }
+  if (env.NODE_ENV === "production" && env.ADMISSIONS_S3_ENDPOINT?.startsWith("http://")) {
+    const host = new URL(env.ADMISSIONS_S3_ENDPOINT).hostname;
+    if (!["localhost", "127.0.0.1", "[::1]"].includes(host)) {
+      problems.push(
+        "ADMISSIONS_S3_ENDPOINT: production sends documents over https only (or to loopback)",
+      );
+    }
   }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);

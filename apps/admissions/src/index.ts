@@ -9,9 +9,9 @@ import { createApp } from "./app.ts";
 import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { loadEnv } from "./env.ts";
+import { documentsS3, loadEnv } from "./env.ts";
 import { admissionsMetrics } from "./metrics.ts";
-import { documentChecklist, localDiskStorage } from "./modules/documents/service.ts";
+import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
 import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
@@ -25,10 +25,14 @@ try {
   }
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
   logger.info("starting", { database: db.dialect, store: store.kind });
-  const documentStorage = localDiskStorage(env.ADMISSIONS_DOCUMENTS_DIR);
-  // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
-  const swept = await documentStorage.sweepIncoming(3_600_000);
-  if (swept > 0) logger.info("partial uploads removed", { count: swept });
+  const s3 = documentsS3(env);
+  const documentStorage = s3 ? s3Storage(s3) : localDiskStorage(env.ADMISSIONS_DOCUMENTS_DIR);
+  logger.info("document storage", { kind: documentStorage.kind });
+  if ("sweepIncoming" in documentStorage) {
+    // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
+    const swept = await documentStorage.sweepIncoming(3_600_000);
+    if (swept > 0) logger.info("partial uploads removed", { count: swept });
+  }
   const settings = appSettings(env);
   // Built once: requests and the background jobs move applications through the same effects.
   const move = workflowMoveDeps(

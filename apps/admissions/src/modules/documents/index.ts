@@ -162,8 +162,8 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     .get(
       "/:documentId/file/",
       async ({ actor, params }) => {
-        const { row, blob } = await openDocument(deps, actor, params.id, params.documentId);
-        return new Response(blob, { headers: downloadHeaders(row) });
+        const { row, body } = await openDocument(deps, actor, params.id, params.documentId);
+        return new Response(body, { headers: downloadHeaders(row) });
       },
       {
         auth: true,

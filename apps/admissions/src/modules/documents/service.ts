@@ -8,6 +8,7 @@ import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { DocumentType } from "../catalog/model.ts";
 import type { User } from "../users/model.ts";
 import { recordAudit } from "../workflow/service.ts";
+import { verifiedStream } from "./internal/checksum.ts";
 import type { DocumentsDeps } from "./internal/deps.ts";
 import type { Document, ReviewBody } from "./model.ts";
 import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
@@ -16,6 +17,7 @@ export type { DocumentsDeps } from "./internal/deps.ts";
 export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
 export { contentDisposition } from "./internal/filename.ts";
 export { assertMultipartHeaders, DOCUMENT_LIMITS } from "./internal/multipart.ts";
+export { type S3Settings, s3Storage } from "./internal/s3-storage.ts";
 export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
 export { uploadDocument } from "./internal/upload.ts";
 export { documentPath } from "./queries.ts";
@@ -54,7 +56,7 @@ export const getDocument = (deps: DocumentsDeps, viewer: User, appId: string, do
     return toDocument(await findDocument(sql, appId, docId), viewer);
   });
 
-/** The stored bytes and what the download headers need. */
+/** The stored bytes, streamed and checked against their SHA-256, and what the headers need. */
 export async function openDocument(
   deps: DocumentsDeps,
   viewer: User,
@@ -68,7 +70,7 @@ export async function openDocument(
   const blob = await deps.storage.read(row.storage_key);
   // The database lists it, so its absence is the server's fault (a 500, logged), not a 404.
   if (!blob) throw new Error(`document ${row.id}: stored file ${row.storage_key} is missing`);
-  return { row, blob };
+  return { row, body: verifiedStream(blob.stream(), row.sha256) };
 }
 
 /** The applicant removes a document while the application is still a draft. */

@@ -1,9 +1,11 @@
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { checksumMismatch, sha256Of } from "./checksum.ts";
 
 /**
- * Where document bytes live. Keys are made by the storage, never from client input. A written
- * object is invisible until `commit`; `abort` leaves nothing behind.
+ * Where document bytes live: local disk (`localDiskStorage`) or S3-compatible object storage
+ * (`s3Storage`). Keys are made by the storage, never from client input. A written object is
+ * not readable until `commit` has checked it; `abort` leaves nothing behind.
  */
 export type DocumentStorage = {
   readonly kind: string;
@@ -17,11 +19,16 @@ export type DocumentStorage = {
 export type ObjectWriter = {
   readonly key: string;
   write(chunk: Uint8Array): Promise<void>;
-  commit(): Promise<void>;
+  /**
+   * Finishes the object. Given `sha256` (uploads always give the one computed as the bytes
+   * arrived), the stored bytes are read back and must hash to it, else nothing is kept and it
+   * throws (502 BAD_GATEWAY).
+   */
+  commit(sha256?: string): Promise<void>;
   abort(): Promise<void>;
 };
 
-const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INCOMING = ".incoming";
 
 /**
@@ -62,9 +69,14 @@ export function localDiskStorage(root: string): DocumentStorage & {
             offset += bytesWritten;
           }
         },
-        async commit() {
+        async commit(sha256) {
           await handle.datasync();
           await close();
+          // Read back from disk, not from what was written: this is what downloads will serve.
+          if (sha256 && (await sha256Of(Bun.file(partPath).stream())) !== sha256) {
+            await rm(partPath, { force: true });
+            throw checksumMismatch();
+          }
           const target = pathOf(key);
           await mkdir(join(root, key.slice(0, 2)), { recursive: true, mode: 0o700 });
           await rename(partPath, target);

@@ -70,7 +70,7 @@ export async function uploadDocument(
     const type = documentTypeOf(fields.type, facts);
     const verdict = classify(file.head, file.tail, file.size);
     assertAcceptable(verdict);
-    await file.writer.commit();
+    await file.writer.commit(file.sha256);
     stored = { type, mediaType: verdict.mediaType };
   } catch (error) {
     await file.writer.abort();
