@@ -61,6 +61,15 @@ describe("probes", () => {
     }
     await store.close();
   });
+
+  test("with Redis unreachable the public catalog is still served, from the database", async () => {
+    const store = redisStore(`redis://127.0.0.1:${await freePort()}`, { prefix: "catalog:" });
+    const down = await setupApp({ store });
+    const res = await down.app.handle(get("/api/v1/catalog/programs/"));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { results: unknown[] }).results).toBeArray();
+    await store.close();
+  });
 });
 
 describe("paths with and without the trailing slash", () => {
