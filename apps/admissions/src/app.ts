@@ -11,6 +11,7 @@ import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./conf
 import type { Db } from "./db/client.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
+import { assignments } from "./modules/assignments/index.ts";
 import { audit } from "./modules/audit/index.ts";
 import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
@@ -19,6 +20,7 @@ import { accessTokens } from "./modules/auth/service.ts";
 import { backoffice } from "./modules/backoffice/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
+import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
 import { decisions } from "./modules/decisions/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
@@ -37,8 +39,10 @@ import {
   type PaymentProvider,
   stripeProvider,
 } from "./modules/payments/service.ts";
+import { queue } from "./modules/queue/index.ts";
 import { reference } from "./modules/reference/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
+import { rubric } from "./modules/rubric/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
@@ -122,7 +126,11 @@ export function createApp(deps: AppDeps) {
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
     .use(decisions({ ...routed, move, applications: applicationsDeps }))
-    .use(reviews({ ...routed, move }))
+    .use(assignments({ ...routed, move }))
+    .use(reviews(routed))
+    .use(conflictOfInterest(routed))
+    .use(queue({ db, guard }))
+    .use(rubric(routed))
     .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
     .use(backoffice({ ...routed, move }))
     .use(audit({ db, guard }))

@@ -34,12 +34,6 @@ const NOT_YET_IN_THEIR_URLS_FOLDER = [
   "reference GET /api/v1/docs/",
   "reference GET /api/v1/redoc/",
   "reference GET /api/v1/schema/",
-  "reviews POST /api/v1/applications/:id/assignments/",
-  "reviews DELETE /api/v1/applications/:id/assignments/:reviewerId/",
-  "reviews POST /api/v1/applications/:id/conflict-of-interest/",
-  "reviews GET /api/v1/staff/programs/:id/rubric/",
-  "reviews PUT /api/v1/staff/programs/:id/rubric/",
-  "reviews GET /api/v1/staff/queue/",
 ];
 
 describe("a URL names the folder that serves it", () => {
