@@ -21,7 +21,7 @@ import { backoffice } from "./modules/backoffice/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
-import { decisions } from "./modules/decisions/index.ts";
+import { decision } from "./modules/decision/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
   DOCUMENT_LIMITS,
@@ -30,6 +30,7 @@ import {
   localDiskStorage,
 } from "./modules/documents/service.ts";
 import { probes } from "./modules/health/index.ts";
+import { intakes } from "./modules/intakes/index.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -125,7 +126,8 @@ export function createApp(deps: AppDeps) {
     )
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
-    .use(decisions({ ...routed, move, applications: applicationsDeps }))
+    .use(decision({ ...routed, applications: applicationsDeps }))
+    .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))
     .use(conflictOfInterest(routed))
