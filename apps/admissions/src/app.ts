@@ -17,7 +17,6 @@ import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
-import { backoffice } from "./modules/backoffice/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
@@ -133,8 +132,7 @@ export function createApp(deps: AppDeps) {
     .use(conflictOfInterest(routed))
     .use(queue({ db, guard }))
     .use(rubric(routed))
-    .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
-    .use(backoffice({ ...routed, move }))
+    .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost }))
     .use(audit({ db, guard }))
     .use(outbox({ db, guard }))
     .use(
