@@ -28,6 +28,8 @@ import {
   documentChecklist,
   localDiskStorage,
 } from "./modules/documents/service.ts";
+import { fee } from "./modules/fee/index.ts";
+import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
 import { outbox } from "./modules/outbox/index.ts";
@@ -37,6 +39,7 @@ import {
   feeLedger,
   manualProvider,
   type PaymentProvider,
+  type PaymentsDeps,
   stripeProvider,
 } from "./modules/payments/service.ts";
 import { queue } from "./modules/queue/index.ts";
@@ -103,6 +106,16 @@ export function createApp(deps: AppDeps) {
   if (paymentSettings.stripe) {
     providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
   }
+  const paymentsDeps: PaymentsDeps = {
+    db,
+    logger,
+    now: authDeps.now,
+    providers,
+    defaultProvider: paymentSettings.defaultProvider,
+    manualTtlMs: paymentSettings.manualTtlMs,
+    manualInstructions: paymentSettings.manualInstructions,
+    checkoutTtlMs: paymentSettings.checkoutTtlMs,
+  };
   return new Elysia()
     .use(
       platform({
@@ -124,7 +137,14 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(catalog({ ...routed, cache: catalogCache(store) }))
-    .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
+    .use(
+      applications({
+        ...applicationsDeps,
+        guard,
+        trustedProxies: deps.trustedProxies,
+        payments: paymentsDeps,
+      }),
+    )
     .use(decision({ ...routed, applications: applicationsDeps }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
@@ -155,19 +175,14 @@ export function createApp(deps: AppDeps) {
     )
     .use(
       payments({
-        db,
-        logger,
-        now: authDeps.now,
+        ...paymentsDeps,
         guard,
         trustedProxies: deps.trustedProxies,
-        providers,
-        defaultProvider: paymentSettings.defaultProvider,
-        manualTtlMs: paymentSettings.manualTtlMs,
-        manualInstructions: paymentSettings.manualInstructions,
-        checkoutTtlMs: paymentSettings.checkoutTtlMs,
         stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
       }),
-    );
+    )
+    .use(fee({ ...paymentsDeps, guard }))
+    .use(feeWaiver({ ...paymentsDeps, guard, trustedProxies: deps.trustedProxies }));
 }
 
 export type App = ReturnType<typeof createApp>;
