@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { api } from "./modules/api/index.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
 import { assignments } from "./modules/assignments/index.ts";
@@ -43,7 +44,6 @@ import {
   stripeProvider,
 } from "./modules/payments/service.ts";
 import { queue } from "./modules/queue/index.ts";
-import { reference } from "./modules/reference/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { staff } from "./modules/staff/index.ts";
@@ -125,7 +125,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
-    .use(reference(packageJson.version))
+    .use(api(packageJson.version))
     .use(probes({ db, store }))
     .use(
       auth({
