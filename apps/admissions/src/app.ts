@@ -9,17 +9,19 @@ import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { api } from "./modules/api/index.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
+import { assignments } from "./modules/assignments/index.ts";
 import { audit } from "./modules/audit/index.ts";
 import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
-import { backoffice } from "./modules/backoffice/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
-import { decisions } from "./modules/decisions/index.ts";
+import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
+import { decision } from "./modules/decision/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
   DOCUMENT_LIMITS,
@@ -27,7 +29,10 @@ import {
   documentChecklist,
   localDiskStorage,
 } from "./modules/documents/service.ts";
+import { fee } from "./modules/fee/index.ts";
+import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
+import { intakes } from "./modules/intakes/index.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -35,10 +40,12 @@ import {
   feeLedger,
   manualProvider,
   type PaymentProvider,
+  type PaymentsDeps,
   stripeProvider,
 } from "./modules/payments/service.ts";
-import { reference } from "./modules/reference/index.ts";
+import { queue } from "./modules/queue/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
+import { rubric } from "./modules/rubric/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
@@ -99,6 +106,16 @@ export function createApp(deps: AppDeps) {
   if (paymentSettings.stripe) {
     providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
   }
+  const paymentsDeps: PaymentsDeps = {
+    db,
+    logger,
+    now: authDeps.now,
+    providers,
+    defaultProvider: paymentSettings.defaultProvider,
+    manualTtlMs: paymentSettings.manualTtlMs,
+    manualInstructions: paymentSettings.manualInstructions,
+    checkoutTtlMs: paymentSettings.checkoutTtlMs,
+  };
   return new Elysia()
     .use(
       platform({
@@ -108,7 +125,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
-    .use(reference(packageJson.version))
+    .use(api(packageJson.version))
     .use(probes({ db, store }))
     .use(
       auth({
@@ -120,11 +137,22 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(catalog({ ...routed, cache: catalogCache(store) }))
-    .use(applications({ ...applicationsDeps, guard, trustedProxies: deps.trustedProxies }))
-    .use(decisions({ ...routed, move, applications: applicationsDeps }))
-    .use(reviews({ ...routed, move }))
-    .use(staff({ ...routed, passwordCost: authDeps.passwordCost }))
-    .use(backoffice({ ...routed, move }))
+    .use(
+      applications({
+        ...applicationsDeps,
+        guard,
+        trustedProxies: deps.trustedProxies,
+        payments: paymentsDeps,
+      }),
+    )
+    .use(decision({ ...routed, applications: applicationsDeps }))
+    .use(intakes({ ...routed, move }))
+    .use(assignments({ ...routed, move }))
+    .use(reviews(routed))
+    .use(conflictOfInterest(routed))
+    .use(queue({ db, guard }))
+    .use(rubric(routed))
+    .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost }))
     .use(audit({ db, guard }))
     .use(outbox({ db, guard }))
     .use(
@@ -147,19 +175,14 @@ export function createApp(deps: AppDeps) {
     )
     .use(
       payments({
-        db,
-        logger,
-        now: authDeps.now,
+        ...paymentsDeps,
         guard,
         trustedProxies: deps.trustedProxies,
-        providers,
-        defaultProvider: paymentSettings.defaultProvider,
-        manualTtlMs: paymentSettings.manualTtlMs,
-        manualInstructions: paymentSettings.manualInstructions,
-        checkoutTtlMs: paymentSettings.checkoutTtlMs,
         stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
       }),
-    );
+    )
+    .use(fee({ ...paymentsDeps, guard }))
+    .use(feeWaiver({ ...paymentsDeps, guard, trustedProxies: deps.trustedProxies }));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -2,7 +2,7 @@ import type { Logger } from "@platform/server";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
-import { decisionEffects, expireDueOffers } from "./modules/decisions/service.ts";
+import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Refusal } from "../src/modules/backoffice/model.ts";
-import { csvField, csvRow } from "../src/modules/backoffice/service.ts";
+import type { Refusal } from "../src/modules/staff/model.ts";
+import { csvField, csvRow } from "../src/modules/staff/service.ts";
 import { type ApplicationJson, createDraft, setupApp, signIn } from "./support.ts";
 import {
   applicationUnderReview,

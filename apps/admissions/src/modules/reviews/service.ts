@@ -1,17 +1,16 @@
 import type { SQL } from "bun";
+import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
+import { isConflicted } from "../assignments/service.ts";
+import { assertScores, findRubric, weightedTotal } from "../rubric/service.ts";
 import type { User } from "../users/model.ts";
 import type { Origin } from "../workflow/model.ts";
 import { loadVisible, recordAudit } from "../workflow/service.ts";
-import { isConflicted, type ReviewsDeps } from "./internal/assignments.ts";
-import { assertScores, findRubric, weightedTotal } from "./internal/rubric.ts";
 import { type ApplicationReviews, RECOMMENDATIONS, type Review, type ReviewBody } from "./model.ts";
 
-export { assignReviewer, type ReviewsDeps, unassignReviewer } from "./internal/assignments.ts";
-export { reviewQueue } from "./internal/queue.ts";
-export { getRubric, setRubric } from "./internal/rubric.ts";
+export type ReviewsDeps = { db: Db; now: () => number };
 
 type StaffOrigin = Origin & { actor: User };
 
@@ -111,38 +110,6 @@ const toReview = (row: ReviewRow, total: number): Review => ({
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });
-
-/**
- * A staff member declares a conflict of interest: they are unassigned, cannot be assigned
- * again, their review (if any) no longer counts, and they no longer see the reviews.
- */
-export function declareConflict(
-  deps: ReviewsDeps,
-  origin: StaffOrigin,
-  applicationId: string,
-  reason: string,
-) {
-  const at = isoAt(deps.now());
-  const reviewer = origin.actor;
-  return deps.db.transaction(async (tx) => {
-    await loadVisible(tx, applicationId, reviewer);
-    await tx`INSERT INTO review_conflicts ${tx({
-      application_id: applicationId,
-      reviewer_id: reviewer.id,
-      reason: reason.trim(),
-      created_at: at,
-    })} ON CONFLICT (application_id, reviewer_id) DO NOTHING`;
-    await tx`DELETE FROM review_assignments
-      WHERE application_id = ${applicationId} AND reviewer_id = ${reviewer.id}`;
-    await recordAudit(
-      tx,
-      origin,
-      { action: "review.conflict_declared", applicationId, details: { reason: reason.trim() } },
-      at,
-    );
-    return { applicationId, reviewerId: reviewer.id, reason: reason.trim(), at };
-  });
-}
 
 /** Everything staff need to decide: rubric, assignments, conflicts, reviews and totals. */
 export function getReviews(

@@ -1,11 +1,20 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import {
+  jsonBody,
+  problemResponse,
+  problemResponses,
+  readSecurity,
+  writeSecurity,
+} from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, User } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
+  BulkResult,
+  BulkTransitionBody,
+  ExportQuery,
   IdParams,
   PoolMembers,
   ReviewerPool,
@@ -13,9 +22,15 @@ import {
   StaffPage,
   StaffQuery,
   StaffUpdate,
+  Stats,
+  StatsQuery,
 } from "./model.ts";
 import {
+  applicationStats,
+  type BulkDeps,
+  bulkTransition,
   createStaff,
+  exportApplications,
   getPool,
   listStaff,
   type StaffDeps,
@@ -25,8 +40,13 @@ import {
 
 const tags = ["staff"];
 
-/** Staff accounts and the reviewers of each program, managed by admins. */
-export const staff = (deps: StaffDeps & { guard: AuthGuard; trustedProxies: TrustedProxies }) =>
+/**
+ * The staff console: staff accounts and each program's reviewers (managed by admins), and the
+ * work on many applications at once (bulk moves, the CSV export, the counts).
+ */
+export const staff = (
+  deps: StaffDeps & BulkDeps & { guard: AuthGuard; trustedProxies: TrustedProxies },
+) =>
   new Elysia({ name: "staff", prefix: "/api/v1/staff" })
     .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
@@ -93,4 +113,69 @@ export const staff = (deps: StaffDeps & { guard: AuthGuard; trustedProxies: Trus
           security: writeSecurity,
         },
       },
-    );
+    )
+    .post(
+      "/applications/bulk-transitions/",
+      ({ actor, clientIp, body }) => bulkTransition(deps, originOf(actor, clientIp), body),
+      {
+        auth: STAFF,
+        ...jsonBody(BulkTransitionBody),
+        response: { 200: BulkResult, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Move many applications at once: all or none",
+          description:
+            "Each move follows the lifecycle table and the same rules as a single one. If any application cannot move, nothing changes and 409 BULK_REFUSED lists `refusals`: `{applicationId, status, code, detail}` for each.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      "/applications/export/",
+      async ({ actor, clientIp, query }) => {
+        const stream = await exportApplications(
+          deps.db,
+          originOf(actor, clientIp),
+          query,
+          deps.now(),
+        );
+        const day = new Date(deps.now()).toISOString().slice(0, 10);
+        return new Response(stream, {
+          headers: {
+            "content-type": "text/csv; charset=utf-8",
+            "content-disposition": `attachment; filename="applications-${day}.csv"`,
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        auth: ["admin"],
+        query: ExportQuery,
+        detail: {
+          tags,
+          summary: "The filtered applications as CSV, streamed (admins)",
+          description:
+            "The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search), in creation order. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.",
+          security: readSecurity,
+          responses: {
+            200: {
+              description: "CSV (RFC 4180), one header row",
+              content: { "text/csv": { schema: { type: "string" } } },
+            },
+            401: problemResponse("No valid credential"),
+            403: problemResponse("Not an admin"),
+            422: problemResponse("Invalid filters"),
+          },
+        },
+      },
+    )
+    .get("/stats/", ({ query }) => applicationStats(deps.db, query), {
+      auth: STAFF,
+      query: StatsQuery,
+      response: { 200: Stats, ...problemResponses(401, 403, 422) },
+      detail: {
+        tags,
+        summary: "Application counts by status, program and intake (staff)",
+        security: readSecurity,
+      },
+    });

@@ -1,7 +1,9 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
+import { ApplicationStatus, DecisionFields } from "../workflow/model.ts";
 
 export const STAFF_ROLES = ["reviewer", "admin"] as const;
 export const StaffRole = enumOf(STAFF_ROLES);
@@ -56,3 +58,92 @@ export const PoolMembers = t.Array(PoolMember, {
 });
 
 export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+// Back-office work on many applications at once: bulk moves, the CSV export, the counts.
+
+export const MAX_BULK = 200;
+
+export const BulkTransitionBody = t.Object(
+  {
+    applicationIds: t.Array(t.String({ maxLength: 64 }), {
+      minItems: 1,
+      maxItems: MAX_BULK,
+      uniqueItems: true,
+    }),
+    to: ApplicationStatus,
+    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    ...DecisionFields,
+  },
+  {
+    examples: [
+      {
+        applicationIds: [
+          "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10",
+          "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a11",
+        ],
+        to: "rejected",
+        reason: "Entry requirements not met",
+      },
+    ],
+  },
+);
+export type BulkTransitionBody = typeof BulkTransitionBody.static;
+
+export const BulkResult = t.Object({
+  batchId: t.String({ format: "uuid", description: "Names this change in the audit log" }),
+  moved: int({ minimum: 1 }),
+  applications: t.Array(t.Object({ id: Id, status: ApplicationStatus, version: int() })),
+});
+
+/** In a BULK_REFUSED problem: why each refused application could not move. */
+export const Refusal = t.Object({
+  applicationId: t.String(),
+  status: int({ description: "The HTTP status this move alone would have had" }),
+  code: t.String(),
+  detail: t.String(),
+});
+export type Refusal = typeof Refusal.static;
+
+const {
+  limit: _limit,
+  offset: _offset,
+  ordering: _ordering,
+  ...filters
+} = ApplicationListQuery.properties;
+export const ExportQuery = t.Object(filters);
+export type ExportQuery = typeof ExportQuery.static;
+
+const Counts = t.Record(t.String(), t.Integer(), { description: "status → applications" });
+export const Stats = t.Object({
+  total: int({ minimum: 0 }),
+  byStatus: Counts,
+  byProgram: t.Array(
+    t.Object({
+      program: t.Object({ id: t.String(), code: t.String(), name: t.String() }),
+      total: int({ minimum: 0 }),
+      byStatus: Counts,
+    }),
+  ),
+  byIntake: t.Array(
+    t.Object({
+      intake: t.Object({
+        id: t.String(),
+        term: t.String(),
+        programId: t.String(),
+        capacity: int({ minimum: 1 }),
+      }),
+      total: int({ minimum: 0 }),
+      byStatus: Counts,
+    }),
+  ),
+});
+export type Stats = typeof Stats.static;
+
+export const StatsQuery = t.Object({
+  programId: t.Optional(t.String({ maxLength: 64 })),
+  intakeId: t.Optional(t.String({ maxLength: 64 })),
+});
+export type StatsQuery = typeof StatsQuery.static;
+
+export const EXPORT_FORMATS = ["csv"] as const;
+export const ExportFormat = enumOf(EXPORT_FORMATS);

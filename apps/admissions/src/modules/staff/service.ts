@@ -11,6 +11,12 @@ import type { Origin } from "../workflow/model.ts";
 import { recordAudit } from "../workflow/service.ts";
 import type { ReviewerPool, StaffCreate, StaffQuery, StaffUpdate } from "./model.ts";
 
+// Back-office work on many applications at once, in internal/.
+export { type BulkDeps, bulkTransition } from "./internal/bulk.ts";
+export { csvField, csvRow } from "./internal/csv.ts";
+export { exportApplications } from "./internal/export.ts";
+export { applicationStats } from "./internal/stats.ts";
+
 export type StaffDeps = { db: Db; now: () => number; passwordCost: PasswordCost };
 
 /** Admins create reviewer (or admin) accounts; registration only ever makes applicants. */

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { Page, PageOf } from "../../lib/pagination.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import type { Application, ApplicationStatus, MoveDeps, Origin } from "../workflow/model.ts";
+import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
 import {
   type ApplicationRow,
   lockIntake,
@@ -11,20 +11,9 @@ import {
   selectApplications,
   toApplication,
 } from "../workflow/service.ts";
-import { firstWaitlisted } from "./internal/waitlist.ts";
-import type { Decision } from "./model.ts";
+import { firstWaitlisted } from "./queries.ts";
 
-export { decisionEffects } from "./internal/effects.ts";
-export { expireDueOffers } from "./internal/expiry.ts";
-
-export type DecisionsDeps = { db: Db; now: () => number; move: MoveDeps };
-
-export const STATUS_OF: Record<Decision, ApplicationStatus> = {
-  offer: "offered",
-  conditional_offer: "conditionally_offered",
-  waitlist: "waitlisted",
-  reject: "rejected",
-};
+export type IntakesDeps = { db: Db; now: () => number; move: MoveDeps };
 
 /**
  * Offers the first waitlisted application of the intake a seat, if one is free (409
@@ -32,7 +21,7 @@ export const STATUS_OF: Record<Decision, ApplicationStatus> = {
  * the first in line is read, so two promotions at once offer two different applicants.
  */
 export function promoteFromWaitlist(
-  deps: DecisionsDeps,
+  deps: IntakesDeps,
   origin: Origin,
   intakeId: string,
   body: { respondBy?: string | undefined; reason?: string | undefined },
@@ -60,12 +49,12 @@ export function promoteFromWaitlist(
   });
 }
 
-export const getSeats = (deps: DecisionsDeps, intakeId: string) =>
+export const getSeats = (deps: IntakesDeps, intakeId: string) =>
   deps.db.run((sql) => seatsOf(sql, intakeId));
 
 /** The intake's waitlist in promotion order. */
 export function listWaitlist(
-  deps: DecisionsDeps,
+  deps: IntakesDeps,
   intakeId: string,
   page: Page,
   requestUrl: string,

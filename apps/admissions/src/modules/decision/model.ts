@@ -1,5 +1,4 @@
 import { t } from "elysia";
-import { PageQuery } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
 import { DecisionFields } from "../workflow/model.ts";
 
@@ -27,14 +26,4 @@ export const DecisionBody = t.Object(
 );
 export type DecisionBody = typeof DecisionBody.static;
 
-export const PromoteBody = t.Optional(
-  t.Object({
-    respondBy: DecisionFields.respondBy,
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
-  }),
-);
-
-export { Seats } from "../workflow/model.ts";
-
-export const IntakeParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const WaitlistQuery = t.Object(PageQuery);
+export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });

@@ -1,13 +1,15 @@
+import type { Db } from "../../../db/client.ts";
 import { toBool, toInt, toIso } from "../../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
 import type { User } from "../../users/model.ts";
 import { type ApplicationRow, selectApplications, toApplication } from "../../workflow/service.ts";
 import type { QueueItem, QueueQuery } from "../model.ts";
-import type { ReviewsDeps } from "./assignments.ts";
+
+export type QueueDeps = { db: Db };
 
 /** The reviewer's own queue: their assignments still awaiting a decision, oldest first. */
 export function reviewQueue(
-  deps: ReviewsDeps,
+  deps: QueueDeps,
   reviewer: User,
   query: QueueQuery,
   page: Page,

@@ -7,7 +7,7 @@ import type { User } from "../../users/model.ts";
 import type { MoveDeps, Origin } from "../../workflow/model.ts";
 import { loadVisible, moveApplication, recordAudit } from "../../workflow/service.ts";
 
-export type ReviewsDeps = { db: Db; now: () => number; move: MoveDeps };
+export type AssignmentsDeps = { db: Db; now: () => number; move: MoveDeps };
 
 type StaffOrigin = Origin & { actor: User };
 
@@ -94,7 +94,7 @@ async function chooseReviewer(
  * with it, through the lifecycle table, in the same transaction.
  */
 export function assignReviewer(
-  deps: ReviewsDeps,
+  deps: AssignmentsDeps,
   origin: StaffOrigin,
   applicationId: string,
   reviewerId: string | undefined,
@@ -148,7 +148,7 @@ export function assignReviewer(
 }
 
 export function unassignReviewer(
-  deps: ReviewsDeps,
+  deps: AssignmentsDeps,
   origin: StaffOrigin,
   applicationId: string,
   reviewerId: string,

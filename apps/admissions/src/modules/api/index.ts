@@ -2,7 +2,8 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { securitySchemes } from "../../lib/openapi.ts";
 
-export const SCHEMA_PATH = "/api/v1/schema/";
+const PREFIX = "/api/v1";
+export const SCHEMA_PATH = `${PREFIX}/schema/`;
 
 const description = `Admissions platform API: accounts and sign-in, the program catalog, applications,
 documents and payments, and the staff workflows (review, decisions, waitlist, audit log).
@@ -30,15 +31,16 @@ const REDOC_PAGE = `<!doctype html>
 </html>`;
 
 /**
- * The three references: interactive (Scalar) at /api/v1/docs/, long-form (Redoc) at
- * /api/v1/redoc/, and the OpenAPI 3.1 document both read at /api/v1/schema/.
+ * The API describing itself, in three references: interactive (Scalar) at /api/v1/docs/,
+ * long-form (Redoc) at /api/v1/redoc/, and the OpenAPI 3.1 document both read at
+ * /api/v1/schema/. The folder is named for the URL segment the three share: no narrower one does.
  */
-export const reference = (version: string) =>
-  new Elysia({ name: "reference" })
+export const api = (version: string) =>
+  new Elysia({ name: "api", prefix: PREFIX })
     .use(
       openapi({
-        path: "/api/v1/docs/",
-        specPath: SCHEMA_PATH,
+        path: "/docs/",
+        specPath: "/schema/",
         // The plugin hands Scalar a relative URL, which resolves under /api/v1/docs/.
         scalar: { url: SCHEMA_PATH },
         documentation: {
@@ -59,7 +61,7 @@ export const reference = (version: string) =>
       }),
     )
     .get(
-      "/api/v1/redoc/",
+      "/redoc/",
       () => new Response(REDOC_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
       { detail: { hide: true } },
     );

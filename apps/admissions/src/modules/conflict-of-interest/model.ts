@@ -1,0 +1,16 @@
+import { t } from "elysia";
+import { Id, Timestamp } from "../../lib/schema.ts";
+
+export const ConflictBody = t.Object(
+  { reason: t.String({ minLength: 1, maxLength: 2_000 }) },
+  { examples: [{ reason: "The applicant is a relative" }] },
+);
+
+export const Conflict = t.Object({
+  applicationId: Id,
+  reviewerId: Id,
+  reason: t.String(),
+  at: Timestamp,
+});
+
+export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });

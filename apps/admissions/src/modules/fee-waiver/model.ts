@@ -1,0 +1,1 @@
+export { ApplicationParams, FeeSummary, ReasonBody } from "../payments/model.ts";

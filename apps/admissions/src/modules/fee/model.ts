@@ -1,0 +1,1 @@
+export { ApplicationParams, FeeSummary } from "../payments/model.ts";

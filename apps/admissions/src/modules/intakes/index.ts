@@ -1,0 +1,63 @@
+import { clientGuards, type TrustedProxies } from "@platform/server";
+import { Elysia } from "elysia";
+import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import { ApplicationPage } from "../applications/model.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { STAFF } from "../users/model.ts";
+import { Application } from "../workflow/model.ts";
+import { originOf } from "../workflow/service.ts";
+import { IntakeParams, PromoteBody, Seats, WaitlistQuery } from "./model.ts";
+import { getSeats, type IntakesDeps, listWaitlist, promoteFromWaitlist } from "./service.ts";
+
+type Deps = IntakesDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
+const tags = ["decisions"];
+
+/** An intake's seats and waitlist, for staff; admins promote from the waitlist. */
+export const intakes = (deps: Deps) =>
+  new Elysia({ name: "intakes", prefix: "/api/v1/staff/intakes" })
+    .use(clientGuards(deps.trustedProxies))
+    .use(deps.guard)
+    .get("/:id/seats/", ({ params }) => getSeats(deps, params.id), {
+      auth: STAFF,
+      params: IntakeParams,
+      response: { 200: Seats, ...problemResponses(401, 403, 404) },
+      detail: {
+        tags,
+        summary: "An intake's seats: capacity, held by offers, taken, available, waitlisted",
+        security: readSecurity,
+      },
+    })
+    .get(
+      "/:id/waitlist/",
+      ({ params, query, request }) => listWaitlist(deps, params.id, pageOf(query), request.url),
+      {
+        auth: STAFF,
+        params: IntakeParams,
+        query: WaitlistQuery,
+        response: { 200: ApplicationPage, ...problemResponses(401, 403, 404, 422) },
+        detail: {
+          tags,
+          summary: "An intake's waitlist, first in line first",
+          security: readSecurity,
+        },
+      },
+    )
+    .post(
+      "/:id/waitlist/promote/",
+      async ({ actor, clientIp, params, body }) =>
+        promoteFromWaitlist(deps, originOf(actor, clientIp), params.id, body ?? {}),
+      {
+        auth: ["admin"],
+        params: IntakeParams,
+        ...jsonBody(PromoteBody),
+        response: { 200: Application, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Offer the first waitlisted applicant a seat that has freed (admins)",
+          description:
+            "409 NO_SEATS_AVAILABLE while every seat is held; 409 WAITLIST_EMPTY when nobody waits.",
+          security: writeSecurity,
+        },
+      },
+    );

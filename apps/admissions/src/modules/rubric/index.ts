@@ -1,0 +1,41 @@
+import { clientGuards, type TrustedProxies } from "@platform/server";
+import { Elysia } from "elysia";
+import type { Db } from "../../db/client.ts";
+import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { STAFF } from "../users/model.ts";
+import { originOf } from "../workflow/service.ts";
+import { ProgramParams, Rubric, RubricBody } from "./model.ts";
+import { getRubric, setRubric } from "./service.ts";
+
+type Deps = { db: Db; now: () => number; guard: AuthGuard; trustedProxies: TrustedProxies };
+const tags = ["review"];
+
+/** A program's rubric: what reviewers score and how each criterion weighs. */
+export const rubric = (deps: Deps) =>
+  new Elysia({ name: "rubric", prefix: "/api/v1/staff/programs/:id/rubric" })
+    .use(clientGuards(deps.trustedProxies))
+    .use(deps.guard)
+    .get("/", ({ params }) => getRubric(deps.db, params.id), {
+      auth: STAFF,
+      params: ProgramParams,
+      response: { 200: Rubric, ...problemResponses(401, 403, 404) },
+      detail: { tags, summary: "A program's rubric (staff)", security: readSecurity },
+    })
+    .put(
+      "/",
+      ({ actor, clientIp, params, body }) =>
+        setRubric(deps.db, originOf(actor, clientIp), params.id, body, deps.now()),
+      {
+        auth: ["admin"],
+        params: ProgramParams,
+        ...jsonBody(RubricBody),
+        response: { 200: Rubric, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        detail: {
+          tags,
+          summary: "Set a program's rubric (admins): weighted criteria on one scale",
+          description: "409 RUBRIC_IN_USE once an application of the program has been scored.",
+          security: writeSecurity,
+        },
+      },
+    );
