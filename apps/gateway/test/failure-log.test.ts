@@ -102,3 +102,62 @@ describe("per-upstream metrics", () => {
     ).toBe("1");
   });
 });
+
+describe("a replica that dies mid-request (the connection reset before any answer)", () => {
+  /** A raw TCP server that reads the request and hangs up; counts the connections it took. */
+  function rudeReplica() {
+    let seen = 0;
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open: () => {
+          seen++;
+        },
+        data: (socket) => {
+          socket.end();
+        },
+      },
+    });
+    cleanups.push(() => server.stop(true));
+    return { target: `http://127.0.0.1:${server.port}`, seen: () => seen };
+  }
+
+  async function pair() {
+    const rude = rudeReplica();
+    const good = replica();
+    cleanups.push(good.stop);
+    const gateway = await startGateway(
+      [routeTo("leaderboard", `${rude.target},${good.target}`, ["/api/leaderboard"])],
+      "none",
+      { healthIntervalMs: 600_000 },
+    );
+    cleanups.push(gateway.stop);
+    return { rude, good, url: `${gateway.base}/api/leaderboard` };
+  }
+
+  test("a GET is sent once more to another replica: the client sees no failure", async () => {
+    const { rude, url } = await pair();
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push((await fetch(url)).status);
+    expect(statuses).toEqual([200, 200]);
+    // It was tried (Bun's client may itself reconnect once before giving up on it).
+    expect(rude.seen()).toBeGreaterThanOrEqual(1);
+  });
+
+  test("a POST without Idempotency-Key is not replayed: one 502; with the key it is", async () => {
+    const { url } = await pair();
+    const post = () =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const statuses = [(await post()).status, (await post()).status].sort();
+    expect(statuses).toEqual([200, 502]);
+    const keyed = await pair();
+    const sendKeyed = () =>
+      fetch(keyed.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": "k-1" },
+        body: "{}",
+      });
+    expect([(await sendKeyed()).status, (await sendKeyed()).status]).toEqual([200, 200]);
+  });
+});

@@ -44,10 +44,11 @@ async function send(replica: Replica, path: string, init: BunFetchRequestInit): 
  * Forwards one request to a replica of its upstream and streams the answer back. A declared
  * Content-Length over the route's limit is refused before anything is sent. The timeout covers
  * the time to the upstream's response headers (all attempts together); the body then streams at
- * the client's pace. A replica that refuses the connection is ejected, and an idempotent request
- * (GET, HEAD, or one with Idempotency-Key) is sent once more to another replica: nothing reached
- * the first. Nothing else is replayed: not other requests, not after a reset (the replica may
- * have acted), not after a timeout (it may still be working on it).
+ * the client's pace. A replica that refuses the connection or resets it before answering is
+ * ejected, and an idempotent request (GET, HEAD, or one with Idempotency-Key) is sent once more
+ * to another replica: repeating it is harmless by definition (a replica killed mid-request is
+ * the common case, docs/reliability.md). Nothing else is replayed: not other requests (a POST
+ * could run twice), not after a timeout (the replica may still be working on it).
  */
 export async function forward(request: Request, pool: Pool, path: string, who: ForwardedFor) {
   const { route } = pool;
@@ -119,7 +120,8 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
         }
         const refused = CONNECT_FAILURES.has(reason);
         if (!abort.signal.aborted && (refused || RESETS.has(reason))) eject(pool, replica, reason);
-        const retry = refused && replayable && attempt === 1 && !abort.signal.aborted;
+        const broke = refused || RESETS.has(reason);
+        const retry = broke && replayable && attempt === 1 && !abort.signal.aborted;
         const next = retry ? pick(pool, replica) : undefined;
         if (!next) {
           throw new HttpProblem("BAD_GATEWAY", {
