@@ -9,8 +9,8 @@
  * Ends with one line `N passed, N failed` (`, N skipped`): the box's check plus the compose smoke.
  */
 import { join } from "node:path";
+import { sh } from "../scripts/process.ts";
 import { ensure, NEEDS } from "../scripts/setup.ts";
-import { sh } from "./podman.ts";
 
 const started = performance.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };

@@ -17,8 +17,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { must, sh } from "../scripts/process.ts";
 import { BUN_IMAGE, buildBaseImages } from "./images/build.ts";
-import { must, podmanEnv, sh } from "./podman.ts";
+import { podmanEnv } from "./podman.ts";
 
 const root = join(import.meta.dir, "..");
 const BOX = "localhost/platform-clean-box:latest";

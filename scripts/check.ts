@@ -13,6 +13,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { testBackends } from "./backends.ts";
+import { sh } from "./process.ts";
 import { ensure, missingOf, NEEDS } from "./setup.ts";
 
 const root = join(import.meta.dir, "..");
@@ -29,23 +30,8 @@ async function run(
   opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
 ) {
   console.log(`\n━━ ${label}: ${cmd.join(" ")}`);
-  const proc = Bun.spawn(cmd, {
-    cwd: opts.cwd ?? root,
-    env: opts.env ?? process.env,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let output = "";
-  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      const text = decoder.decode(chunk, { stream: true });
-      output += text;
-      sink.write(text);
-    }
-  };
-  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
-  return { code: await proc.exited, output };
+  const ran = await sh(cmd, { cwd: opts.cwd ?? root, env: opts.env ?? process.env, echo: true });
+  return { code: ran.code, output: ran.stdout + ran.stderr };
 }
 
 /** A step that is one check: it passes or fails as a whole. */

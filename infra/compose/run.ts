@@ -19,8 +19,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { must, sh } from "../../scripts/process.ts";
 import { buildBaseImages } from "../images/build.ts";
-import { must, podmanEnv, sh } from "../podman.ts";
+import { podmanEnv } from "../podman.ts";
 
 const root = join(import.meta.dir, "../..");
 const PROJECT = "platformcheck";

@@ -18,7 +18,8 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must, podmanEnv, sh } from "../podman.ts";
+import { must, sh } from "../../scripts/process.ts";
+import { podmanEnv } from "../podman.ts";
 
 const root = join(import.meta.dir, "../..");
 const BUN_VERSION = (

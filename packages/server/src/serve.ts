@@ -1,6 +1,7 @@
 import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
+import { HttpProblem } from "./problem.ts";
 
 export type ServeOptions = {
   port: number;
@@ -29,21 +30,14 @@ const READINESS = /^\/(health\/ready|gateway\/health)\/?$/;
 export function serve(app: AnyElysia, opts: ServeOptions): void {
   const { logger } = opts;
   let draining = false;
-  // While draining, readiness says so (every app's probe, answered here before its own), and
-  // everything else is served as usual.
+  // While draining, readiness says so (every app's probe, answered here before its own, in the
+  // app's own problem shape), and everything else is served as usual.
   app.onRequest(({ request }) => {
-    if (!draining) return;
-    const path = new URL(request.url).pathname;
-    if (!READINESS.test(path)) return;
-    return new Response(
-      JSON.stringify({
-        status: 503,
-        code: "NOT_READY",
-        title: "Not ready",
-        detail: "shutting down",
-      }),
-      { status: 503, headers: { "content-type": "application/problem+json", "retry-after": "5" } },
-    );
+    if (!draining || !READINESS.test(new URL(request.url).pathname)) return;
+    throw new HttpProblem("NOT_READY", {
+      detail: "shutting down",
+      headers: { "retry-after": "5" },
+    });
   });
   app.listen({
     port: opts.port,

@@ -22,6 +22,15 @@ const CONNECT_FAILURES = new Set([
 /** The connection broke before any response: the replica is unwell, but it may have acted. */
 const RESETS = new Set(["ECONNRESET", "ConnectionClosed", "EPIPE"]);
 
+/** Why an attempt failed, as operators read it (the log's `kind`, the failures metric). */
+function failureKind(reason: string, timedOut: boolean, clientGone: boolean) {
+  if (timedOut) return "timeout";
+  if (clientGone) return "client gone";
+  if (CONNECT_FAILURES.has(reason)) return "refused";
+  if (RESETS.has(reason)) return "reset";
+  return "other";
+}
+
 /** A short, path-free reason: error codes such as ECONNREFUSED, not messages. */
 function reasonOf(error: unknown): string {
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
@@ -94,16 +103,7 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
       } catch (error) {
         if (exceeded()) throw tooLarge(route);
         const reason = timedOut ? "timeout" : reasonOf(error);
-        // Operators see why: refused (nothing listens), reset (it broke mid-request), timeout.
-        const kind = timedOut
-          ? "timeout"
-          : abort.signal.aborted
-            ? "client gone"
-            : CONNECT_FAILURES.has(reason)
-              ? "refused"
-              : RESETS.has(reason)
-                ? "reset"
-                : "other";
+        const kind = failureKind(reason, timedOut, abort.signal.aborted);
         pool.metrics?.failures.inc({ upstream: route.upstream, kind });
         pool.logger.warn("upstream failed", {
           upstream: route.upstream,
@@ -118,10 +118,11 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
             detail: `${route.upstream} did not answer within ${route.timeoutMs} ms`,
           });
         }
-        const refused = CONNECT_FAILURES.has(reason);
-        if (!abort.signal.aborted && (refused || RESETS.has(reason))) eject(pool, replica, reason);
-        const broke = refused || RESETS.has(reason);
-        const retry = broke && replayable && attempt === 1 && !abort.signal.aborted;
+        // Refused or reset before any answer: the replica is unwell, and an idempotent request
+        // may go once to another.
+        const broke = kind === "refused" || kind === "reset";
+        if (broke) eject(pool, replica, reason);
+        const retry = broke && replayable && attempt === 1;
         const next = retry ? pick(pool, replica) : undefined;
         if (!next) {
           throw new HttpProblem("BAD_GATEWAY", {
