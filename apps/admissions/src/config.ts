@@ -35,6 +35,8 @@ export type AppSettings = {
   maxDocumentsPerApplication: number;
   payments: PaymentSettings;
   workflow: WorkflowSettings;
+  /** The web portal's base URL, without a trailing slash: links in emails point there. */
+  portalUrl: string;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -58,6 +60,7 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   uploadsPerHour: env.ADMISSIONS_UPLOAD_RATE_LIMIT,
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
   payments: paymentSettings(env),
+  portalUrl: env.ADMISSIONS_PORTAL_URL.replace(/\/+$/, ""),
   workflow: { offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000 },
 });
 

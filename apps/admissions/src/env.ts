@@ -83,6 +83,11 @@ export const AdmissionsEnv = T.Object({
     minLength: 3,
     default: "Admissions Office <admissions@localhost>",
   }),
+  /**
+   * The web portal's address: every link in an email points at one of its pages
+   * (docs/admissions.md, "Links in emails").
+   */
+  ADMISSIONS_PORTAL_URL: T.String({ default: "http://localhost:3000", pattern: "^https?://" }),
   /** An offer's response deadline, in days, when the decision names none. */
   ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
   /** How often the background work runs (offer expiry, email delivery). */

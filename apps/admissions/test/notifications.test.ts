@@ -82,6 +82,26 @@ describe("what applicants are told", () => {
     expect(statuses.every((m) => m.status === "sent" && m.attempts === 1)).toBe(true);
   });
 
+  test("every email has an HTML alternative saying what its text says, escaped", async () => {
+    const { intake } = await intakeWithSeats(ctx, admin);
+    const { application } = await applicationUnderReview(ctx, reviewer, intake.id);
+    await expectJson(
+      await decide(ctx, admin, application.id, {
+        decision: "conditional_offer",
+        conditions: ["<b>Grade A</b> & a link https://example.org/terms."],
+        respondBy: new Date(ctx.clock.now() + 7 * 86_400_000).toISOString(),
+      }),
+    );
+    await runJobsOnce(testJobs(ctx, mailer));
+    const offer = arrivedFor(application.id)[1];
+    expect(offer?.text).toContain("- <b>Grade A</b> & a link https://example.org/terms.");
+    expect(offer?.html).toContain(
+      '<li>&lt;b&gt;Grade A&lt;/b&gt; &amp; a link <a href="https://example.org/terms">https://example.org/terms</a>.</li>',
+    );
+    expect(offer?.html).toContain(application.id);
+    expect(offer?.html).not.toContain("<b>");
+  });
+
   test("a refused move writes no email: the outbox row is in the move's transaction", async () => {
     const { intake } = await intakeWithSeats(ctx, admin, 1);
     const first = await applicationUnderReview(ctx, reviewer, intake.id);

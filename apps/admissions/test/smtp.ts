@@ -1,4 +1,5 @@
 import { freePort } from "@platform/server/testing";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 /** A message as it arrived at the test SMTP server, its headers and text decoded. */
@@ -8,41 +9,23 @@ export type Received = {
   headers: Record<string, string>;
   subject: string;
   text: string;
+  /** The HTML alternative ("" when the message has none). */
+  html: string;
 };
 
-/** Quoted-printable (RFC 2045) as nodemailer writes it: soft line breaks and =XX bytes. */
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined[i] === "=" ? joined.slice(i + 1, i + 3) : "";
-    if (/^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...new TextEncoder().encode(joined[i]));
-    }
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
-
-export function parseMessage(raw: string): Omit<Received, "from" | "to"> {
-  const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
+/** A raw message as a mail client reads it (mailparser: MIME parts, encodings). */
+export async function parseMessage(raw: Buffer): Promise<Omit<Received, "from" | "to">> {
+  const parsed = await simpleParser(raw);
   const headers: Record<string, string> = {};
-  for (const line of head.split("\r\n")) {
-    const colon = line.indexOf(":");
-    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  for (const line of parsed.headerLines) {
+    headers[line.key] = line.line.slice(line.line.indexOf(":") + 1).trim();
   }
-  const body = raw.slice(split + 4);
-  const encoding = headers["content-transfer-encoding"]?.toLowerCase();
-  const text =
-    encoding === "quoted-printable"
-      ? decodeQuotedPrintable(body)
-      : encoding === "base64"
-        ? Buffer.from(body, "base64").toString("utf8")
-        : body;
-  return { headers, subject: headers.subject ?? "", text: text.replace(/\r\n/g, "\n") };
+  return {
+    headers,
+    subject: parsed.subject ?? "",
+    text: (parsed.text ?? "").replace(/\r\n/g, "\n"),
+    html: typeof parsed.html === "string" ? parsed.html : "",
+  };
 }
 
 /**
@@ -59,7 +42,7 @@ export async function startSmtpServer() {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
         if (control.refuse) {
           const error = Object.assign(new Error("Mailbox busy, try again later"), {
             responseCode: 451,
@@ -69,7 +52,7 @@ export async function startSmtpServer() {
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
-          ...parseMessage(Buffer.concat(chunks).toString("utf8")),
+          ...(await parseMessage(Buffer.concat(chunks))),
         });
         callback();
       });

@@ -4,9 +4,11 @@
  * The module's public face: its controller and the app's wiring import from here.
  */
 
+export { htmlOf } from "./internal/html.ts";
 export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
 export {
   claimDueEmails,
+  enqueueEmail,
   listOutbox,
   notificationEffects,
   outboxCounts,

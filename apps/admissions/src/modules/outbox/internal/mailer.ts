@@ -1,5 +1,6 @@
 import type { Logger } from "@platform/server";
 import { createTransport } from "nodemailer";
+import { htmlOf } from "./html.ts";
 
 export type OutgoingEmail = {
   /** The outbox id: the Message-ID, so a resent copy can be recognised as the same message. */
@@ -39,6 +40,7 @@ export function smtpMailer(url: string, from: string): Mailer {
         to: email.to,
         subject: email.subject,
         text: email.body,
+        html: htmlOf(email.body, email.subject),
         messageId: `<${email.id}@admissions>`,
         headers: headersOf(email),
       });
