@@ -26,6 +26,26 @@ describe("registration is rate limited per client IP (the rateLimit macro)", () 
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  test("a body that cannot be read spends the quota as well (400 and 415)", async () => {
+    const ctx = await setupApp({ registrationsPerHour: 2 });
+    const raw = (body: string, type: string) =>
+      ctx.app.handle(
+        new Request("http://localhost/api/v1/auth/register/", {
+          method: "POST",
+          headers: { "content-type": type },
+          body,
+        }),
+      );
+    const malformed = await raw("{", "application/json");
+    expect((await problemOf(malformed)).code).toBe("MALFORMED_JSON");
+    expect(malformed.headers.get("ratelimit")).toContain("r=1");
+    const wrongType = await raw("email=a", "application/x-www-form-urlencoded");
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.headers.get("ratelimit")).toContain("r=0");
+    const refused = await ctx.app.handle(json("POST", "/api/v1/auth/register/", applicant()));
+    expect((await problemOf(refused)).code).toBe("RATE_LIMITED");
+  });
+
   test("other routes of the module are not limited", async () => {
     const res = await limited.app.handle(json("POST", "/api/v1/auth/login/", applicant()));
     expect(res.status).toBe(401);

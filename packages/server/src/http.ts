@@ -92,6 +92,8 @@ export function platform(opts: PlatformOptions) {
   const startedAt = new WeakMap<Request, number>();
   /** The problem a request was answered with, for its access-log line (why it failed). */
   const answeredWith = new WeakMap<Request, { code: string; reason?: unknown }>();
+  /** A body that could not be read (415, 413, 400), until the route's early hooks have run. */
+  const unreadable = new WeakMap<Request, HttpProblem>();
 
   const app = new Elysia({ name: "platform", seed: service })
     .onRequest(({ request, set }) => {
@@ -99,7 +101,8 @@ export function platform(opts: PlatformOptions) {
       set.headers["x-request-id"] = requestIdFor(request);
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
-      const problem = toProblem(code, error, request);
+      const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;
+      const problem = deferred ?? toProblem(code, error, request);
       metrics?.problems.inc({ code: problem.code, route: routeLabel(route) });
       const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
       if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
@@ -134,16 +137,34 @@ export function platform(opts: PlatformOptions) {
     });
 
   if (opts.parseBodies === false) return app;
-  return app.onParse({ as: "global" }, async ({ request, contentType }) => {
-    // The APIs speak JSON, plus multipart for file uploads, which falls through to Elysia's
-    // own parser (or a route's streaming one). An absent body is left to schema validation.
-    if (!hasBody(request)) return undefined;
-    if (isJsonMediaType(contentType)) return readJsonBody(request, maxJsonBytes);
-    if (contentType === "multipart/form-data") return undefined;
-    throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
-      detail: `Content-Type must be application/json (got ${contentType ? `"${contentType}"` : "none"})`,
-    });
-  });
+  return (
+    app
+      .onParse({ as: "global" }, async ({ request, contentType }) => {
+        // The APIs speak JSON, plus multipart for file uploads, which falls through to Elysia's
+        // own parser (or a route's streaming one). An absent body is left to schema validation.
+        if (!hasBody(request)) return undefined;
+        try {
+          if (isJsonMediaType(contentType)) return await readJsonBody(request, maxJsonBytes);
+          if (contentType === "multipart/form-data") return undefined;
+          throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+            detail: `Content-Type must be application/json (got ${contentType ? `"${contentType}"` : "none"})`,
+          });
+        } catch (error) {
+          if (!(error instanceof HttpProblem)) throw error;
+          // Answered once the route's own early hooks have run: Elysia runs this app-wide
+          // parser before any route hook, and a route's `ip` rate limit (a transform) must
+          // count an unreadable body too, or a client could probe for free with broken ones.
+          unreadable.set(request, error);
+          return {};
+        }
+      })
+      // Validation may already have refused the placeholder body; it is the unreadable body
+      // the client is told about (see the onError above).
+      .onBeforeHandle({ as: "global" }, ({ request }) => {
+        const problem = unreadable.get(request);
+        if (problem) throw problem;
+      })
+  );
 }
 
 /** Path without the query string: queries can carry tokens and do not belong in logs. */

@@ -1,5 +1,5 @@
 export { hasBody, isJsonMediaType, readBodyCapped, readJsonBody } from "./body.ts";
-export { clientGuards, clientIpOf, type RouteLimit, UNKNOWN_CLIENT } from "./client.ts";
+export { clientGuards, clientIpOf, UNKNOWN_CLIENT } from "./client.ts";
 export {
   normalizeIp,
   parseTrustedProxies,

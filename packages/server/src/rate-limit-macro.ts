@@ -40,13 +40,12 @@ async function spend(limiter: RateLimiter, key: string, set: Set): Promise<HttpP
  * Rate limits as a per-route macro (decisions.md, "Client IP and rate limits"):
  * `.post("/register/", handler, { rateLimit: { key: "ip", limiter } })`.
  *
- * `ip` is checked once the body is parsed and before it is validated or authenticated, so
- * invalid requests are not free (a 401 or a 422 spends the quota). A body that cannot be parsed
- * at all (400, 413, 415) is refused by the platform's parser before any route hook runs, so it
- * is not counted: Elysia runs the app-wide parser before a route's own hooks, and a route's
- * error hooks after the platform's, which answers. `user` is checked once the account is known
- * (after authentication) and before the handler reads anything, so an upload streamed by its
- * handler is refused before a byte of it is read.
+ * `ip` is checked before the request is validated or authenticated, so invalid requests are
+ * not free: a 401, a 422 and a body that cannot be read at all (400, 413, 415) each spend the
+ * quota (the platform's parser holds its refusal back until this check has run, see http.ts).
+ * The body is read (within the JSON cap) before the check: Elysia parses before any route hook.
+ * `user` is checked once the account is known (after authentication) and before the handler
+ * reads anything, so an upload streamed by its handler is refused before a byte of it is read.
  */
 export function rateLimits(opts: RateLimitOptions) {
   const ipKey = (request: Request, server: Server<unknown> | null) =>

@@ -9,6 +9,7 @@ import {
   memoryStore,
   parseTrustedProxies,
   platform,
+  rateLimits,
 } from "../src/index.ts";
 import { get, jsonRequest, problemOf } from "./support/index.ts";
 
@@ -218,19 +219,17 @@ describe("request ids and the access log", () => {
   });
 });
 
-describe("clientGuards", () => {
+describe("clientGuards and the rateLimit macro", () => {
   const limited = () => {
     const limiter = createRateLimiter(memoryStore(), { name: "items", limit: 3, windowMs: 60_000 });
     const logger = createLogger({ service: "t", level: "silent" });
     return new Elysia()
       .use(platform({ service: "t", logger, maxJsonBytes: 100 }))
-      .use(
-        clientGuards(parseTrustedProxies("loopback"), [
-          { method: "POST", path: "/limited", limiter },
-        ]),
-      )
+      .use(clientGuards(parseTrustedProxies("loopback")))
+      .use(rateLimits({ trusted: parseTrustedProxies("loopback") }))
       .post("/limited", ({ body, clientIp }) => ({ body, clientIp }), {
         body: t.Object({ n: t.Number() }),
+        rateLimit: { key: "ip", limiter },
       })
       .post("/free", () => "free");
   };

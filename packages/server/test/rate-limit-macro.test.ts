@@ -55,16 +55,39 @@ describe("rateLimit macro, key: ip", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
-  test("invalid requests are not free: a 422 spends the quota; an unparsable body does not", async () => {
+  test("invalid requests are not free: 422, 400, 413 and 415 each spend the quota", async () => {
     const app = testApp();
     const invalid = await app.handle(post("/submit", '{"n":"x"}'));
     expect(invalid.status).toBe(422);
     expect(invalid.headers.get("ratelimit")).toContain("r=1");
     const malformed = await app.handle(post("/submit", "{"));
     expect(malformed.status).toBe(400);
-    expect(malformed.headers.get("ratelimit")).toBeNull();
-    expect((await app.handle(post("/submit", '{"n":1}'))).status).toBe(200);
-    expect((await app.handle(post("/submit", '{"n":"x"}'))).status).toBe(429);
+    expect(((await malformed.json()) as { code: string }).code).toBe("MALFORMED_JSON");
+    expect(malformed.headers.get("ratelimit")).toContain("r=0");
+    expect((await app.handle(post("/submit", '{"n":1}'))).status).toBe(429);
+    const app2 = testApp();
+    const tooLarge = await app2.handle(post("/submit", `{"n":1,"pad":"${"x".repeat(70_000)}"}`));
+    expect(tooLarge.status).toBe(413);
+    const wrongType = await app2.handle(post("/submit", "n=1", { "content-type": "text/plain" }));
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.headers.get("ratelimit")).toContain("r=0");
+    expect((await app2.handle(post("/submit", '{"n":1}'))).status).toBe(429);
+  });
+
+  test("an unreadable body is answered as such on routes with or without a body schema", async () => {
+    const limiter = createRateLimiter(memoryStore(), policy);
+    const handled: string[] = [];
+    const app = new Elysia()
+      .use(platform({ service: "test", logger }))
+      .use(rateLimits({ trusted: parseTrustedProxies("loopback") }))
+      .post("/limited", () => handled.push("limited"), { rateLimit: { key: "ip", limiter } })
+      .post("/open", () => handled.push("open"));
+    for (const path of ["/limited", "/open"]) {
+      const res = await app.handle(post(path, "{"));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe("MALFORMED_JSON");
+    }
+    expect(handled).toEqual([]);
   });
 });
 

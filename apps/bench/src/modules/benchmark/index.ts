@@ -2,6 +2,7 @@ import {
   clientGuards,
   createRateLimiter,
   type Logger,
+  rateLimits,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -31,7 +32,8 @@ export const benchmark = (deps: BenchmarkDeps) => {
     deps.now,
   );
   return new Elysia({ name: "benchmark", prefix: PATH })
-    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: limit }]))
+    .use(clientGuards(deps.trustedProxies))
+    .use(rateLimits({ trusted: deps.trustedProxies }))
     .post(
       "",
       async ({ body, request }) => {
@@ -41,6 +43,7 @@ export const benchmark = (deps: BenchmarkDeps) => {
       },
       {
         body: BenchmarkRequest,
+        rateLimit: { key: "ip", limiter: limit },
         response: BenchmarkResult,
         detail: {
           summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",

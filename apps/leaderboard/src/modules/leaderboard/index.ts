@@ -1,6 +1,7 @@
 import {
   clientGuards,
   createRateLimiter,
+  rateLimits,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -26,7 +27,8 @@ export const leaderboard = (deps: LeaderboardDeps) => {
     now,
   );
   return new Elysia({ name: "leaderboard", prefix: PATH })
-    .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: submitLimit }]))
+    .use(clientGuards(deps.trustedProxies))
+    .use(rateLimits({ trusted: deps.trustedProxies }))
     .get("", () => topEntries(store), {
       response: Leaderboard,
       detail: { summary: "The top 10 entries, highest score first; ties list the earlier first" },
@@ -39,6 +41,7 @@ export const leaderboard = (deps: LeaderboardDeps) => {
       },
       {
         body: ScoreSubmission,
+        rateLimit: { key: "ip", limiter: submitLimit },
         response: { 201: SubmittedEntry },
         detail: {
           summary:

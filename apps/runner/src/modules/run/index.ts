@@ -2,6 +2,7 @@ import {
   clientGuards,
   createRateLimiter,
   rateLimitKey,
+  rateLimits,
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
@@ -32,7 +33,8 @@ export const run = (deps: RunDeps) => {
   );
   return (
     new Elysia({ name: "run", prefix: PATH })
-      .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: runLimit }]))
+      .use(clientGuards(deps.trustedProxies))
+      .use(rateLimits({ trusted: deps.trustedProxies }))
       // The fairness limits key a client as the rate limit does (an IPv6 client by its /64).
       .post(
         "",
@@ -43,6 +45,7 @@ export const run = (deps: RunDeps) => {
         },
         {
           body: RunRequest,
+          rateLimit: { key: "ip", limiter: runLimit },
           response: { 200: RunResult },
           detail: {
             summary:
