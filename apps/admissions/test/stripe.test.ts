@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
+import { STRIPE_API_VERSION } from "../src/modules/payments/service.ts";
 import { draftWithFee, newPayment, type PaymentJson, pay } from "./payments-support.ts";
 import {
   STAND_IN_SECRET_KEY,
@@ -72,6 +73,20 @@ describe("Checkout Session over Stripe's HTTP API (a local stand-in)", () => {
     expect(form.success_url).toBe(
       `https://apply.example.org/payments/return?payment=${payment.id}&result=success&session_id={CHECKOUT_SESSION_ID}`,
     );
+  });
+
+  test("every call goes through the SDK with the pinned API version (Stripe-Version)", async () => {
+    const { payment, sessionId } = await stripePayment();
+    await app.handle(as(admin, "POST", paymentPath(payment.id, "refresh")));
+    const calls = stripe.requests.filter(
+      (r) => r.path.includes(sessionId) || r.form.get("client_reference_id") === payment.id,
+    );
+    expect(calls.map((r) => r.method).sort()).toEqual(["GET", "POST"]);
+    for (const call of calls) {
+      expect(call.headers.get("stripe-version")).toBe(STRIPE_API_VERSION);
+      expect(call.headers.get("user-agent")).toStartWith("Stripe/v1 NodeBindings/");
+    }
+    expect(STRIPE_API_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}\.\w+$/);
   });
 
   test("Stripe failing: 502, nothing lost; a retry with the same key finishes the same payment", async () => {

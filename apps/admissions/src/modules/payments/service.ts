@@ -20,7 +20,7 @@ export type { PaymentsDeps } from "./internal/access.ts";
 export { feeLedger } from "./internal/ledger.ts";
 export { manualProvider, type PaymentProvider } from "./internal/providers.ts";
 export { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./internal/staff.ts";
-export { type StripeSettings, stripeProvider } from "./internal/stripe.ts";
+export { STRIPE_API_VERSION, type StripeSettings, stripeProvider } from "./internal/stripe.ts";
 export { receiveStripeEvent } from "./internal/webhook.ts";
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

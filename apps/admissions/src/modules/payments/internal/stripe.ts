@@ -1,4 +1,5 @@
 import type { Logger } from "@platform/server";
+import Stripe from "stripe";
 import { problem } from "../../../problems.ts";
 import type { CheckoutRequest, PaymentProvider, SessionState } from "./providers.ts";
 
@@ -10,22 +11,6 @@ export type StripeSettings = {
   /** Where Checkout sends the applicant back; `payment`, `result` and `session_id` are added. */
   returnUrl: string;
 };
-
-interface Form {
-  [key: string]: string | number | Form | Form[];
-}
-
-/** Stripe's form encoding of nested parameters: `line_items[0][price_data][currency]=eur`. */
-export function formEncode(params: Form, prefix = "", out = new URLSearchParams()) {
-  for (const [key, value] of Object.entries(params)) {
-    const name = prefix ? `${prefix}[${key}]` : key;
-    if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) formEncode(item, `${name}[${i}]`, out);
-    } else if (typeof value === "object") formEncode(value, name, out);
-    else out.append(name, String(value));
-  }
-  return out;
-}
 
 type StripeSession = {
   id?: unknown;
@@ -71,44 +56,58 @@ function returnUrl(base: string, paymentId: string, result: "success" | "cancell
   return result === "success" ? `${url}&session_id={CHECKOUT_SESSION_ID}` : url;
 }
 
+/** The API version every call pins (Stripe-Version): the one this SDK release is typed for. */
+export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;
+
+/** The SDK client for a configured account; `apiBase` may point at a stand-in (tests). */
+export function stripeClient(settings: StripeSettings, fetchImpl: typeof fetch = fetch): Stripe {
+  const base = new URL(settings.apiBase);
+  return new Stripe(settings.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    host: base.hostname,
+    port: base.port || (base.protocol === "https:" ? 443 : 80),
+    protocol: base.protocol === "http:" ? "http" : "https",
+    httpClient: Stripe.createFetchHttpClient(fetchImpl),
+    timeout: 15_000,
+    // A failed call is the client's to retry (every POST carries an idempotency key); the SDK
+    // retrying inside a request would hold the applicant's request open for its backoff.
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
+}
+
 /**
- * Stripe over its documented HTTP API (no SDK): form-encoded requests with the secret key as a
- * bearer token, an Idempotency-Key on every POST so a retried call returns the first result,
- * JSON answers. Provider failures become 502 PAYMENT_PROVIDER_ERROR; Stripe's own message goes
- * to the log, not to the client.
+ * Stripe through its official SDK (`stripe`, the API version pinned above): an idempotency key
+ * on every POST so a retried call returns the first result. Provider failures become 502
+ * PAYMENT_PROVIDER_ERROR; Stripe's own message goes to the log, not to the client.
  */
 export function stripeProvider(
   settings: StripeSettings,
   logger: Logger,
   fetchImpl: typeof fetch = fetch,
 ): PaymentProvider {
-  async function call<T>(method: "GET" | "POST", path: string, form?: Form, key?: string) {
-    const headers: Record<string, string> = { authorization: `Bearer ${settings.secretKey}` };
-    if (form) headers["content-type"] = "application/x-www-form-urlencoded";
-    if (key) headers["idempotency-key"] = key;
-    let response: Response;
+  const stripe = stripeClient(settings, fetchImpl);
+
+  async function call<T>(path: string, send: () => Promise<T>): Promise<T> {
     try {
-      response = await fetchImpl(`${settings.apiBase}${path}`, {
-        method,
-        headers,
-        body: form ? formEncode(form).toString() : undefined,
-        signal: AbortSignal.timeout(15_000),
-      });
+      return await send();
     } catch (err) {
-      logger.error("stripe unreachable", { path, err });
-      throw problem("PAYMENT_PROVIDER_ERROR", {
-        detail: "The payment provider could not be reached; try again shortly",
+      if (err instanceof Stripe.errors.StripeConnectionError) {
+        logger.error("stripe unreachable", { path, err });
+        throw problem("PAYMENT_PROVIDER_ERROR", {
+          detail: "The payment provider could not be reached; try again shortly",
+        });
+      }
+      const refused = err instanceof Stripe.errors.StripeError ? err : null;
+      logger.error("stripe refused", {
+        path,
+        status: refused?.statusCode ?? null,
+        error: refused ? { type: refused.type, message: refused.message } : err,
       });
-    }
-    const body = (await response.json().catch(() => null)) as T | null;
-    if (!response.ok || body === null) {
-      const error = (body as { error?: { type?: string; message?: string } } | null)?.error;
-      logger.error("stripe refused", { path, status: response.status, error });
       throw problem("PAYMENT_PROVIDER_ERROR", {
         detail: "The payment provider refused the request; try again later",
       });
     }
-    return body;
   }
 
   const malformed = (what: string) => {
@@ -121,37 +120,37 @@ export function stripeProvider(
   return {
     name: "stripe",
     async begin(request: CheckoutRequest) {
-      const session = await call<StripeSession>(
-        "POST",
-        "/v1/checkout/sessions",
-        {
-          mode: "payment",
-          client_reference_id: request.paymentId,
-          customer_email: request.customerEmail,
-          success_url: returnUrl(settings.returnUrl, request.paymentId, "success"),
-          cancel_url: returnUrl(settings.returnUrl, request.paymentId, "cancelled"),
-          expires_at: Math.floor(request.expiresAtMs / 1000),
-          line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: request.currency.toLowerCase(),
-                unit_amount: request.amount,
-                product_data: { name: request.description },
+      const session = await call("/v1/checkout/sessions", () =>
+        stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            client_reference_id: request.paymentId,
+            customer_email: request.customerEmail,
+            success_url: returnUrl(settings.returnUrl, request.paymentId, "success"),
+            cancel_url: returnUrl(settings.returnUrl, request.paymentId, "cancelled"),
+            expires_at: Math.floor(request.expiresAtMs / 1000),
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: request.currency.toLowerCase(),
+                  unit_amount: request.amount,
+                  product_data: { name: request.description },
+                },
               },
+            ],
+            metadata: {
+              payment_id: request.paymentId,
+              application_id: request.applicationId,
+              reference: request.reference,
             },
-          ],
-          metadata: {
-            payment_id: request.paymentId,
-            application_id: request.applicationId,
-            reference: request.reference,
+            payment_intent_data: {
+              metadata: { payment_id: request.paymentId, reference: request.reference },
+            },
           },
-          payment_intent_data: {
-            metadata: { payment_id: request.paymentId, reference: request.reference },
-          },
-        },
-        // One session per payment, however often creation is retried.
-        `checkout-${request.paymentId}`,
+          // One session per payment, however often creation is retried.
+          { idempotencyKey: `checkout-${request.paymentId}` },
+        ),
       );
       const sessionId = str(session.id);
       const url = str(session.url);
@@ -159,25 +158,21 @@ export function stripeProvider(
       return { sessionId, url };
     },
     async lookup(sessionId) {
-      const session = await call<StripeSession>(
-        "GET",
-        `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
+      const session = await call("/v1/checkout/sessions/{id}", () =>
+        stripe.checkout.sessions.retrieve(sessionId),
       );
       const state = sessionStateOf(session);
       if (!state) throw malformed("checkout session without status");
       return state;
     },
     async refund(payment, amount, key) {
-      if (!payment.providerPaymentId) throw malformed("refund of a payment with no payment intent");
-      const refund = await call<{ id?: unknown; status?: unknown }>(
-        "POST",
-        "/v1/refunds",
-        {
-          payment_intent: payment.providerPaymentId,
-          amount,
-          metadata: { payment_id: payment.id },
-        },
-        `refund-${key}`,
+      const intent = payment.providerPaymentId;
+      if (!intent) throw malformed("refund of a payment with no payment intent");
+      const refund = await call("/v1/refunds", () =>
+        stripe.refunds.create(
+          { payment_intent: intent, amount, metadata: { payment_id: payment.id } },
+          { idempotencyKey: `refund-${key}` },
+        ),
       );
       const refundId = str(refund.id);
       const status = str(refund.status);

@@ -3,17 +3,12 @@ import { isoAt } from "../../../lib/ids.ts";
 import type { PaymentsDeps } from "./access.ts";
 import { applySessionState } from "./sessions.ts";
 import { sessionStateOf } from "./stripe.ts";
-import { verifyStripeSignature } from "./stripe-signature.ts";
+import { verifyStripeEvent } from "./stripe-signature.ts";
 
 type StripeEvent = { id: string; type: string; data: { object: Record<string, unknown> } };
 
-function parseEvent(payload: string): StripeEvent {
-  let event: unknown;
-  try {
-    event = JSON.parse(payload);
-  } catch {
-    throw new HttpProblem("MALFORMED_JSON", { detail: "The event is not valid JSON" });
-  }
+/** The verified event's shape, checked: a signed body is still only what the sender wrote. */
+function eventOf(event: unknown): StripeEvent {
   const e = event as Partial<StripeEvent> | null;
   if (
     typeof e?.id !== "string" ||
@@ -37,8 +32,7 @@ export async function receiveStripeEvent(
   payload: string,
   signature: string | null,
 ) {
-  verifyStripeSignature(payload, signature, webhookSecret, deps.now());
-  const event = parseEvent(payload);
+  const event = eventOf(await verifyStripeEvent(payload, signature, webhookSecret, deps.now()));
   const at = isoAt(deps.now());
   return deps.db.transaction(async (tx) => {
     const recorded = await tx`INSERT INTO webhook_events (provider, event_id, type, received_at)
