@@ -46,15 +46,15 @@ export const GatewayEnv = T.Object({
   GATEWAY_BENCH_TIMEOUT_MS: timeout(60_000),
   GATEWAY_WEB_TIMEOUT_MS: timeout(10_000),
   /**
-   * How often each replica's readiness probe is asked; a replica failing it takes no traffic
-   * until it passes again. Below 100 ms the checks would be load, not information.
-   */
-  /**
    * Origins (scheme://host[:port], comma-separated) whose pages may call the APIs from a
    * browser, with credentials. Empty: no CORS at all, same-origin only (the site is served
    * through the gateway itself).
    */
   GATEWAY_CORS_ORIGINS: T.String({ default: "" }),
+  /**
+   * How often each replica's readiness probe is asked; a replica failing it takes no traffic
+   * until it passes again. Below 100 ms the checks would be load, not information.
+   */
   GATEWAY_HEALTH_INTERVAL_MS: T.Integer({
     minimum: 100,
     maximum: 600_000,

@@ -1,35 +1,23 @@
-import {
-  createLogger,
-  createMetrics,
-  exitOnStartupError,
-  parseTrustedProxies,
-  serve,
-} from "@platform/server";
+import { createLogger, createMetrics, exitOnStartupError, serve } from "@platform/server";
 import { createApp } from "./app.ts";
+import { appDeps } from "./config.ts";
 import { loadEnv } from "./env.ts";
-import { parseOrigins } from "./modules/cors/service.ts";
-import { routingTable } from "./modules/proxy/routes.ts";
 
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
   const metrics = createMetrics("gateway");
-  const routes = routingTable(env);
+  const deps = appDeps(env, logger, metrics);
   logger.info("routes", {
-    routes: routes.map(({ upstream, prefixes, target, timeoutMs }) => ({
+    healthIntervalMs: deps.healthIntervalMs,
+    routes: deps.routes.map(({ upstream, prefixes, target, timeoutMs }) => ({
       upstream,
       prefixes,
       target,
       timeoutMs,
     })),
   });
-  const app = createApp({
-    metrics,
-    routes,
-    trustedProxies: parseTrustedProxies(env.GATEWAY_TRUSTED_PROXIES),
-    logger,
-    corsOrigins: parseOrigins(env.GATEWAY_CORS_ORIGINS),
-  });
+  const app = createApp(deps);
   serve(app, {
     metrics,
     metricsPort: env.GATEWAY_METRICS_PORT,
