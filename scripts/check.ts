@@ -166,6 +166,25 @@ if (backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL) {
   });
 }
 
+// The failure drills (benchmarks/drills): kill replicas, stop Redis and PostgreSQL under load.
+// They control the machine's own PostgreSQL cluster, so they run only where this check started
+// it (no TEST_DATABASE_URL of the user's), as root.
+if (bothBackends && !process.env.TEST_DATABASE_URL && process.getuid?.() === 0) {
+  await testStep("failure drills (PostgreSQL + Redis)", join(root, "benchmarks/drills"), {
+    ...embedded,
+    DRILLS: "1",
+  });
+} else {
+  const why = bothBackends
+    ? "they stop and start the machine's PostgreSQL cluster: root, without TEST_DATABASE_URL"
+    : "no PostgreSQL + Redis";
+  if (process.env.CI) record("failure drills", { passed: 0, failed: 1 });
+  else {
+    skipped++;
+    summary.push(`skip failure drills: ${why}`);
+  }
+}
+
 started.stop();
 await composeStep();
 console.log(`\n━━ summary\n${summary.join("\n")}`);
