@@ -64,8 +64,9 @@ export const auth = (deps: AuthRoutesDeps) => {
     )
     .post(
       "/login/",
-      async ({ body, clientIp, cookie }) => {
-        const { result, sessionToken } = await login(deps, body, clientIp);
+      async ({ body, clientIp, cookie, request }) => {
+        const userAgent = request.headers.get("user-agent");
+        const { result, sessionToken } = await login(deps, body, clientIp, userAgent);
         cookie[SESSION_COOKIE].set({ value: sessionToken, ...cookieOptions });
         return result;
       },
