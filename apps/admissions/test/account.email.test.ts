@@ -57,6 +57,11 @@ describe("account emails as delivered (first: the outbox holds little yet)", () 
     await ctx.app.handle(
       as(admin, "POST", `/api/v1/staff/users/${reviewer.user.id}/password-reset/`),
     );
+    const tokens = [
+      tokenOf(await linkIn(ctx, email, "email_verification")),
+      tokenOf(await linkIn(ctx, email, "password_reset_requested")),
+      token,
+    ];
     const jobs = testJobs(ctx, mailer);
     while ((await deliverDueEmails({ ...jobs, policy: jobs.delivery })).sent > 0) {}
 
@@ -80,6 +85,11 @@ describe("account emails as delivered (first: the outbox holds little yet)", () 
       }
     }
     expect(arrived(email)[1]?.text).toContain(`${PORTAL}/account/reset-password?token=`);
+    // Once delivered, the stored copy no longer holds the link's token.
+    const stored = [...(await emailsTo(ctx, email)), ...(await emailsTo(ctx, next))];
+    const text = stored.map((row) => row.body).join("\n");
+    for (const delivered of tokens) expect(text).not.toContain(delivered);
+    expect(text).toContain("/account/reset-password?token=(removed-after-delivery)");
   });
 });
 
