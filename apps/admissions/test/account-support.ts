@@ -39,26 +39,31 @@ export const tokenOf = (link: string) => new URL(link).searchParams.get("token")
 export const post = (ctx: TestContext, path: string, body?: unknown, who?: Session) =>
   ctx.app.handle(json("POST", path, body, who ? { token: who.accessToken } : {}));
 
+export type Credential = "bearer" | "cookie" | "refresh";
+
 /**
- * The three ways a sign-in is used; each must be refused once it has ended. A refresh that
- * works rotates the pair, so the session takes the new tokens (the old refresh token is spent).
+ * The status of one use of a sign-in by one of its credentials. A refresh that works rotates
+ * the pair, so the session takes the new tokens (the old refresh token is spent).
  */
-export async function credentialsWork(ctx: TestContext, session: Session) {
-  const bearer = await ctx.app.handle(
-    json("GET", "/api/v1/auth/me/", undefined, { token: session.accessToken }),
-  );
-  const cookie = await ctx.app.handle(
-    json("GET", "/api/v1/auth/me/", undefined, { cookie: session.cookie }),
-  );
-  const refresh = await ctx.app.handle(
-    json("POST", "/api/v1/auth/refresh/", { refreshToken: session.refreshToken }),
-  );
-  if (refresh.status === 200) {
-    const pair = (await refresh.json()) as { accessToken: string; refreshToken: string };
-    Object.assign(session, pair);
+export async function useCredential(ctx: TestContext, session: Session, credential: Credential) {
+  if (credential === "refresh") {
+    const res = await ctx.app.handle(
+      json("POST", "/api/v1/auth/refresh/", { refreshToken: session.refreshToken }),
+    );
+    if (res.status === 200) Object.assign(session, await res.json());
+    return res.status;
   }
-  return { bearer: bearer.status, cookie: cookie.status, refresh: refresh.status };
+  const opts =
+    credential === "bearer" ? { token: session.accessToken } : { cookie: session.cookie };
+  return (await ctx.app.handle(json("GET", "/api/v1/auth/me/", undefined, opts))).status;
 }
+
+/** The three ways a sign-in is used; each must be refused once it has ended. */
+export const credentialsWork = async (ctx: TestContext, session: Session) => ({
+  bearer: await useCredential(ctx, session, "bearer"),
+  cookie: await useCredential(ctx, session, "cookie"),
+  refresh: await useCredential(ctx, session, "refresh"),
+});
 
 export const ALIVE = { bearer: 200, cookie: 200, refresh: 200 };
 export const ENDED = { bearer: 401, cookie: 401, refresh: 401 };

@@ -3,10 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { openSignIn } from "../src/modules/auth/internal/registry.ts";
+import { startFamily } from "../src/modules/auth/internal/sessions.ts";
 import { type AuthDeps, accessTokens, login as loginService } from "../src/modules/auth/service.ts";
 import type { Session as SessionJson } from "../src/modules/sessions/model.ts";
 import { deviceOf } from "../src/modules/sessions/service.ts";
-import { ALIVE, credentialsWork, ENDED } from "./account-support.ts";
+import { ALIVE, credentialsWork, ENDED, useCredential } from "./account-support.ts";
 import {
   as,
   json,
@@ -179,6 +180,29 @@ describe("a login racing a password change", () => {
     expect(rows).toHaveLength(2);
     expect((await list(who)).count).toBe(2);
   });
+});
+
+describe("a sign-in the list does not know (made before it existed)", () => {
+  test.each(["bearer", "cookie", "refresh"] as const)(
+    "by %s, so that ending every other sign-in cannot miss it",
+    async (credential) => {
+      const who = await signIn(ctx);
+      const family = await startFamily(ctx.store, who.user.id, DEFAULT_SETTINGS.sessionTtlMs);
+      const accessToken = await authDeps.tokens.sign(
+        { sub: who.user.id, sid: family.familyId, role: "applicant" },
+        ctx.clock.now(),
+      );
+      const unlisted: Session = {
+        ...who,
+        accessToken,
+        refreshToken: family.refreshToken,
+        cookie: `__Host-admissions_session=${family.sessionToken}`,
+      };
+      // Only the credential under test is used first: the refusal also ends the sign-in.
+      expect(await useCredential(ctx, unlisted, credential)).toBe(401);
+      expect(await credentialsWork(ctx, who)).toEqual(ALIVE);
+    },
+  );
 });
 
 describe("devices as people recognise them", () => {

@@ -59,7 +59,12 @@ export const auth = (deps: AuthRoutesDeps) => {
         rateLimit: { key: "ip", limiter: registerLimit },
         ...jsonBody(RegisterBody),
         response: { 201: User, ...problemResponses(400, 409, 415, 422, 429) },
-        detail: { tags, summary: "Register an applicant account" },
+        detail: {
+          tags,
+          summary: "Register an applicant account",
+          description:
+            "Emails a verification link (48 hours) to the address; submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/).",
+        },
       },
     )
     .post(

@@ -133,7 +133,9 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
     await revokeFamily(deps.store, outcome.familyId);
     throw problem("INVALID_REFRESH_TOKEN", { detail: "The account is no longer active" });
   }
-  await touchSignIn(deps, outcome.familyId);
+  if (!(await touchSignIn(deps, outcome.familyId))) {
+    throw problem("INVALID_REFRESH_TOKEN", { detail: "This sign-in has ended; log in again" });
+  }
   return tokenPair(deps, user, outcome.familyId, outcome.refreshToken);
 }
 
@@ -165,18 +167,24 @@ export async function authenticate(
       : credentials.sessionToken
         ? await fromCookie(deps, credentials)
         : null;
-  if (principal) await touchSignIn(deps, principal.familyId);
+  if (principal && !(await touchSignIn(deps, principal.familyId))) {
+    throw principal.via === "bearer"
+      ? invalidToken()
+      : problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  }
   return principal;
 }
 
 const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
+const invalidToken = () =>
+  problem("INVALID_TOKEN", {
+    detail: "The access token is invalid, expired or revoked",
+    headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+  });
+
 async function fromBearer(deps: AuthDeps, authorization: string): Promise<Principal> {
-  const invalid = () =>
-    problem("INVALID_TOKEN", {
-      detail: "The access token is invalid, expired or revoked",
-      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
-    });
+  const invalid = invalidToken;
   const token = BEARER.exec(authorization.trim())?.[1];
   if (!token) throw invalid();
   const claims = await deps.tokens.verify(token, deps.now());

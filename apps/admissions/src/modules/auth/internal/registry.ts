@@ -111,18 +111,32 @@ export async function endSignIn(deps: Stores, familyId: string): Promise<boolean
 }
 
 /**
- * Notes that a sign-in was used. The last write time sits in the store, so most requests cost
- * one store read and no database write.
+ * Notes that a sign-in was used; false when the registry does not know it. The last write time
+ * sits in the store (set at login, kept as long as the sign-in), so most requests cost one
+ * store read and no database work. A sign-in with no mark and no row was not opened by
+ * `openSignIn` (one from before the registry existed): it is refused, because the list and
+ * "end every other sign-in" could not reach it.
  */
-export async function touchSignIn(deps: RegistryDeps, familyId: string): Promise<void> {
+export async function touchSignIn(deps: RegistryDeps, familyId: string): Promise<boolean> {
   const nowMs = deps.now();
   const key = lastUseKey(familyId);
-  const last = Number((await deps.store.get(key)) ?? Number.NaN);
-  if (nowMs - last < LAST_USE_RESOLUTION_MS) return;
+  const last = await deps.store.get(key);
+  if (last === null) {
+    const [row] = await deps.db.run(
+      (sql) => sql`SELECT id FROM user_sessions WHERE id = ${familyId}`,
+    );
+    if (!row) {
+      await revokeFamily(deps.store, familyId);
+      return false;
+    }
+  } else if (nowMs - Number(last) < LAST_USE_RESOLUTION_MS) {
+    return true;
+  }
   await deps.store.set(key, String(nowMs), deps.sessionTtlMs);
   await deps.db.run(
     (sql) => sql`UPDATE user_sessions SET last_used_at = ${isoAt(nowMs)} WHERE id = ${familyId}`,
   );
+  return true;
 }
 
 /**
