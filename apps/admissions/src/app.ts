@@ -9,6 +9,8 @@ import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { account } from "./modules/account/index.ts";
+import { verifyOnRegistration } from "./modules/account/service.ts";
 import { api } from "./modules/api/index.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
@@ -46,6 +48,7 @@ import {
 import { queue } from "./modules/queue/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
+import { sessions } from "./modules/sessions/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
@@ -85,14 +88,17 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDeps) {
   const { db, store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const portalUrl = deps.portalUrl ?? DEFAULT_SETTINGS.portalUrl;
   const authDeps: AuthDeps = {
     db,
     store,
     tokens: accessTokens(deps.jwtSecret),
-    now: deps.now ?? Date.now,
+    now,
     sessionTtlMs: deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
+    afterRegister: verifyOnRegistration({ portalUrl, now }),
   };
   const guard = authGuard(authDeps);
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
@@ -136,6 +142,17 @@ export function createApp(deps: AppDeps) {
         registrationsPerHour: deps.registrationsPerHour ?? DEFAULT_SETTINGS.registrationsPerHour,
       }),
     )
+    .use(
+      account({
+        ...authDeps,
+        portalUrl,
+        limits: deps.accountLimits ?? DEFAULT_SETTINGS.accountLimits,
+        guard,
+        rateLimiting,
+        trustedProxies: deps.trustedProxies,
+      }),
+    )
+    .use(sessions({ db, store, now, guard }))
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(
       applications({
@@ -152,7 +169,7 @@ export function createApp(deps: AppDeps) {
     .use(conflictOfInterest(routed))
     .use(queue({ db, guard }))
     .use(rubric(routed))
-    .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost }))
+    .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost, store, portalUrl }))
     .use(audit({ db, guard }))
     .use(outbox({ db, guard }))
     .use(

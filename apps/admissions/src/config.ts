@@ -1,6 +1,7 @@
 import { parseEnv, parseTrustedProxies, type TrustedProxies } from "@platform/server";
 import type { DatabaseConfig } from "./db/client.ts";
 import { AdmissionsEnv } from "./env.ts";
+import type { AccountLimits } from "./modules/account/service.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -30,6 +31,7 @@ export type AppSettings = {
   sessionTtlMs: number;
   loginThrottle: LoginThrottlePolicy;
   registrationsPerHour: number;
+  accountLimits: AccountLimits;
   documentsDir: string;
   uploadsPerHour: number;
   maxDocumentsPerApplication: number;
@@ -56,6 +58,11 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
     windowMs: env.ADMISSIONS_LOGIN_WINDOW_SECONDS * 1000,
   },
   registrationsPerHour: env.ADMISSIONS_REGISTER_RATE_LIMIT,
+  accountLimits: {
+    emailsPerIpPerHour: env.ADMISSIONS_ACCOUNT_EMAIL_RATE_LIMIT,
+    emailsPerAccountPerHour: env.ADMISSIONS_ACCOUNT_EMAILS_PER_ACCOUNT,
+    linkUsesPerIpPerHour: env.ADMISSIONS_ACCOUNT_LINK_RATE_LIMIT,
+  },
   documentsDir: env.ADMISSIONS_DOCUMENTS_DIR,
   uploadsPerHour: env.ADMISSIONS_UPLOAD_RATE_LIMIT,
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,

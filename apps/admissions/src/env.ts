@@ -37,6 +37,12 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_LOGIN_WINDOW_SECONDS: T.Integer({ minimum: 1, maximum: 86_400, default: 900 }),
   /** Registrations per client IP per hour. */
   ADMISSIONS_REGISTER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  /** Account emails (password reset, verification, email change) per client IP per hour. */
+  ADMISSIONS_ACCOUNT_EMAIL_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  /** The same emails per address (reset requests) or per account (the others) per hour. */
+  ADMISSIONS_ACCOUNT_EMAILS_PER_ACCOUNT: T.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
+  /** Uses of emailed account links, right or wrong, per client IP per hour. */
+  ADMISSIONS_ACCOUNT_LINK_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   /** Uploaded documents (local disk), relative to the app folder like the SQLite file. */
   ADMISSIONS_DOCUMENTS_DIR: T.String({ default: "data/documents", minLength: 1 }),
   /**

@@ -17,6 +17,11 @@ export const admissionsProblems = {
   CSRF_TOKEN_INVALID: { status: 403, title: "CSRF token invalid" },
   LOGIN_THROTTLED: { status: 429, title: "Too many failed logins" },
   EMAIL_TAKEN: { status: 409, title: "Email already registered" },
+  // Account recovery and verification
+  PASSWORD_INCORRECT: { status: 403, title: "Current password incorrect" },
+  INVALID_ACCOUNT_TOKEN: { status: 400, title: "Invalid, expired or used link" },
+  EMAIL_NOT_VERIFIED: { status: 403, title: "Email address not verified" },
+  EMAIL_ALREADY_VERIFIED: { status: 409, title: "Email address already verified" },
   // Catalog
   PROGRAM_CODE_TAKEN: { status: 409, title: "Program code already used" },
   INTAKE_TERM_TAKEN: { status: 409, title: "Intake term already used" },

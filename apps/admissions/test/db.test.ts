@@ -19,6 +19,7 @@ describe("migrations", () => {
       "0002_documents_payments",
       "0003_staff_workflows",
       "0004_system_actor_audit_guard",
+      "0005_account_recovery",
     ]);
     for (const table of [
       "users",
@@ -33,6 +34,8 @@ describe("migrations", () => {
       "fee_waivers",
       "receipt_counter",
       "webhook_events",
+      "account_tokens",
+      "user_sessions",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

@@ -125,7 +125,30 @@ async function register(fullName: string): Promise<Caller> {
     body: JSON.stringify({ email, password, fullName }),
   });
   expect(res.status).toBe(201);
+  await verifyByEmail(email);
   return session(email, password);
+}
+
+/**
+ * Opens the verification link registration emailed, as the applicant does: the message as it
+ * arrived over SMTP, its link's token posted to the API (what the portal's page does).
+ */
+async function verifyByEmail(email: string) {
+  const deadline = Date.now() + 15_000;
+  let token: string | undefined;
+  while (!token && Date.now() < deadline) {
+    const message = smtp.messages.find(
+      (m) => m.to.includes(email) && m.headers["x-admissions-event"] === "email_verification",
+    );
+    token = /\/account\/verify-email\?token=([\w-]+)/.exec(message?.text ?? "")?.[1];
+    if (!token) await Bun.sleep(50);
+  }
+  const res = await fetch(`${base}/api/v1/account/email-verification/confirm/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  expect(res.status).toBe(204);
 }
 
 /** The emails that arrived for an application, by event, once `events` are all there. */

@@ -6,8 +6,10 @@ import { createLogger, parseTrustedProxies, type SharedStore } from "@platform/s
 import { testStore } from "@platform/server/testing";
 import { SQL } from "bun";
 import { type AppDeps, createApp } from "../src/app.ts";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { isoAt } from "../src/lib/ids.ts";
 import type { PageOf } from "../src/lib/pagination.ts";
 import type { Intake, Program } from "../src/modules/catalog/model.ts";
 import { localDiskStorage } from "../src/modules/documents/service.ts";
@@ -81,6 +83,17 @@ export function testClock(start = Date.now()): TestClock {
 
 export type TestContext = Awaited<ReturnType<typeof setupApp>>;
 
+/**
+ * Every in-process request comes from one client address, so the per-IP limits on account
+ * emails and links (which `signIn` uses for each applicant it verifies) are out of reach here;
+ * the account tests that are about those limits set their own.
+ */
+export const TEST_ACCOUNT_LIMITS = {
+  ...DEFAULT_SETTINGS.accountLimits,
+  emailsPerIpPerHour: 1_000_000,
+  linkUsesPerIpPerHour: 1_000_000,
+};
+
 /** An app on the suite's database and store, with a controllable clock; torn down after all. */
 export async function setupApp(overrides: Partial<AppDeps> = {}) {
   const { db, drop } = await testDatabase();
@@ -97,6 +110,7 @@ export async function setupApp(overrides: Partial<AppDeps> = {}) {
     now: clock.now,
     passwordCost: TEST_PASSWORD_COST,
     documentStorage,
+    accountLimits: TEST_ACCOUNT_LIMITS,
     ...overrides,
   };
   const app = createApp(deps);
@@ -121,7 +135,10 @@ export type Session = {
   cookie: string;
 };
 
-/** A user of `role` created directly, then logged in through the API. */
+/**
+ * A user of `role` created directly, then logged in through the API. An applicant's email is
+ * then verified through the API (`verifyEmail`), as submitting needs.
+ */
 export async function signIn(ctx: TestContext, role: Role = "applicant"): Promise<Session> {
   const email = uniqueEmail(role);
   await createUser(
@@ -130,7 +147,43 @@ export async function signIn(ctx: TestContext, role: Role = "applicant"): Promis
     TEST_PASSWORD_COST,
     ctx.clock.now(),
   );
-  return logIn(ctx, email);
+  const session = await logIn(ctx, email);
+  if (role === "applicant") await verifyEmail(ctx, session);
+  return session;
+}
+
+/**
+ * Verifies the account's email as its owner does: asks for a link, reads it in the email the
+ * outbox holds for them, and opens it.
+ */
+export async function verifyEmail(ctx: TestContext, session: Session): Promise<void> {
+  const sent = await ctx.app.handle(as(session, "POST", "/api/v1/account/email-verification/"));
+  if (sent.status !== 202)
+    throw new Error(`verification link: ${sent.status} ${await sent.text()}`);
+  const token = await takeLinkToken(ctx, session.user.email, "email_verification");
+  const res = await ctx.app.handle(
+    json("POST", "/api/v1/account/email-verification/confirm/", { token }),
+  );
+  if (res.status !== 204) throw new Error(`verify: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * The link token in the newest `event` email to `to`, read from the outbox as the recipient
+ * reads it. That email is then marked sent (to the test's inbox), so the suites that count
+ * deliveries see only the emails they are about.
+ */
+export async function takeLinkToken(ctx: TestContext, to: string, event: string): Promise<string> {
+  const [row] = (await ctx.db.run(
+    (sql) => sql`SELECT id, body FROM email_outbox WHERE to_address = ${to} AND event = ${event}
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+  )) as { id: string; body: string }[];
+  const token = /[?&]token=([\w-]+)/.exec(row?.body ?? "")?.[1];
+  if (!row || !token) throw new Error(`no ${event} email with a link to ${to}`);
+  await ctx.db.run(
+    (sql) => sql`UPDATE email_outbox SET status = 'sent', sent_at = ${isoAt(ctx.clock.now())},
+      transport = 'test-inbox' WHERE id = ${row.id}`,
+  );
+  return token;
 }
 
 export async function logIn(ctx: TestContext, email: string, password = PASSWORD) {

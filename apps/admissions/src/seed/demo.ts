@@ -133,6 +133,8 @@ export async function seedDemo(
       ...{ email: user.email, full_name: user.fullName, role: user.role },
       password_hash: passwordHash,
       active: true,
+      // Demo accounts are ready to use: their made-up addresses could never open a link.
+      email_verified_at: at,
       created_at: at,
       updated_at: at,
     }));

@@ -59,13 +59,19 @@ export const auth = (deps: AuthRoutesDeps) => {
         rateLimit: { key: "ip", limiter: registerLimit },
         ...jsonBody(RegisterBody),
         response: { 201: User, ...problemResponses(400, 409, 415, 422, 429) },
-        detail: { tags, summary: "Register an applicant account" },
+        detail: {
+          tags,
+          summary: "Register an applicant account",
+          description:
+            "Emails a verification link (48 hours) to the address; submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/).",
+        },
       },
     )
     .post(
       "/login/",
-      async ({ body, clientIp, cookie }) => {
-        const { result, sessionToken } = await login(deps, body, clientIp);
+      async ({ body, clientIp, cookie, request }) => {
+        const userAgent = request.headers.get("user-agent");
+        const { result, sessionToken } = await login(deps, body, clientIp, userAgent);
         cookie[SESSION_COOKIE].set({ value: sessionToken, ...cookieOptions });
         return result;
       },

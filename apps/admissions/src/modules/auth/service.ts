@@ -1,17 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import { HttpProblem, type SharedStore } from "@platform/server";
+import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { problem } from "../../problems.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, findUserByEmail, findUserById, normalizeEmail } from "../users/service.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./internal/jwt.ts";
-import {
-  findFamily,
-  findSession,
-  revokeFamily,
-  rotateRefreshToken,
-  startFamily,
-} from "./internal/sessions.ts";
+import { endSignIn, openSignIn, type SignInOrigin, touchSignIn } from "./internal/registry.ts";
+import { findFamily, findSession, revokeFamily, rotateRefreshToken } from "./internal/sessions.ts";
 import {
   assertLoginAllowed,
   type LoginThrottlePolicy,
@@ -20,6 +16,15 @@ import {
 import type { LoginBody, LoginResult, RegisterBody, TokenPair } from "./model.ts";
 
 export { accessTokens } from "./internal/jwt.ts";
+// Re-authentication and each account's sign-ins: the account and sessions features use these.
+export { confirmPassword } from "./internal/reauth.ts";
+export {
+  endOwnSignIn,
+  endSignInsOf,
+  liveSignIns,
+  type SignIn,
+  type SignInOrigin,
+} from "./internal/registry.ts";
 export type { LoginThrottlePolicy } from "./internal/throttle.ts";
 
 export type AuthDeps = {
@@ -31,13 +36,21 @@ export type AuthDeps = {
   sessionTtlMs: number;
   passwordCost: PasswordCost;
   throttle: LoginThrottlePolicy;
+  /** Runs in the new account's transaction (the account feature's verification email). */
+  afterRegister?: (tx: SQL, user: User) => Promise<void>;
 };
 
 /** Who is calling, and with which credential. */
 export type Principal = { user: User; via: "bearer" | "cookie"; familyId: string };
 
 export const register = (deps: AuthDeps, body: RegisterBody): Promise<User> =>
-  createUser(deps.db, { ...body, role: "applicant" }, deps.passwordCost, deps.now());
+  createUser(
+    deps.db,
+    { ...body, role: "applicant" },
+    deps.passwordCost,
+    deps.now(),
+    deps.afterRegister,
+  );
 
 // Unknown emails are checked against this hash too, so response time does not tell which
 // emails have accounts.
@@ -56,6 +69,7 @@ export async function login(
   deps: AuthDeps,
   body: LoginBody,
   clientIp: string,
+  userAgent: string | null = null,
 ): Promise<{ result: LoginResult; sessionToken: string }> {
   const email = normalizeEmail(body.email);
   await assertLoginAllowed(deps.store, email, clientIp, deps.now());
@@ -70,7 +84,11 @@ export async function login(
   }
   const { passwordHash: _, ...user } = account;
   if (!user.active) throw problem("ACCOUNT_DISABLED", { detail: "This account is disabled" });
-  const issued = await startFamily(deps.store, user.id, deps.sessionTtlMs);
+  const origin: SignInOrigin = { ip: clientIp, userAgent };
+  const issued = await openSignIn(deps, account, origin);
+  // The password changed while this login was checking it: the login fails like a wrong one.
+  if (!issued)
+    throw problem("INVALID_CREDENTIALS", { detail: "The email or password is incorrect" });
   const tokens = await tokenPair(deps, user, issued.familyId, issued.refreshToken);
   return {
     result: { ...tokens, csrfToken: issued.csrfToken, user },
@@ -115,11 +133,15 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
     await revokeFamily(deps.store, outcome.familyId);
     throw problem("INVALID_REFRESH_TOKEN", { detail: "The account is no longer active" });
   }
+  if (!(await touchSignIn(deps, outcome.familyId))) {
+    throw problem("INVALID_REFRESH_TOKEN", { detail: "This sign-in has ended; log in again" });
+  }
   return tokenPair(deps, user, outcome.familyId, outcome.refreshToken);
 }
 
-export const logout = (deps: AuthDeps, principal: Principal): Promise<void> =>
-  revokeFamily(deps.store, principal.familyId);
+export async function logout(deps: AuthDeps, principal: Principal): Promise<void> {
+  await endSignIn(deps, principal.familyId);
+}
 
 export type Credentials = {
   authorization: string | null;
@@ -139,19 +161,30 @@ export async function authenticate(
   deps: AuthDeps,
   credentials: Credentials,
 ): Promise<Principal | null> {
-  if (credentials.authorization !== null) return fromBearer(deps, credentials.authorization);
-  if (credentials.sessionToken) return fromCookie(deps, credentials);
-  return null;
+  const principal =
+    credentials.authorization !== null
+      ? await fromBearer(deps, credentials.authorization)
+      : credentials.sessionToken
+        ? await fromCookie(deps, credentials)
+        : null;
+  if (principal && !(await touchSignIn(deps, principal.familyId))) {
+    throw principal.via === "bearer"
+      ? invalidToken()
+      : problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  }
+  return principal;
 }
 
 const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
+const invalidToken = () =>
+  problem("INVALID_TOKEN", {
+    detail: "The access token is invalid, expired or revoked",
+    headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+  });
+
 async function fromBearer(deps: AuthDeps, authorization: string): Promise<Principal> {
-  const invalid = () =>
-    problem("INVALID_TOKEN", {
-      detail: "The access token is invalid, expired or revoked",
-      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
-    });
+  const invalid = invalidToken;
   const token = BEARER.exec(authorization.trim())?.[1];
   if (!token) throw invalid();
   const claims = await deps.tokens.verify(token, deps.now());

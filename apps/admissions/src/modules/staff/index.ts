@@ -16,6 +16,7 @@ import {
   BulkTransitionBody,
   ExportQuery,
   IdParams,
+  PasswordResetSent,
   PoolMembers,
   ReviewerPool,
   StaffCreate,
@@ -33,7 +34,9 @@ import {
   exportApplications,
   getPool,
   listStaff,
+  resetStaffPassword,
   type StaffDeps,
+  type StaffResetDeps,
   setPool,
   updateStaff,
 } from "./service.ts";
@@ -45,7 +48,9 @@ const tags = ["staff"];
  * work on many applications at once (bulk moves, the CSV export, the counts).
  */
 export const staff = (
-  deps: StaffDeps & BulkDeps & { guard: AuthGuard; trustedProxies: TrustedProxies },
+  deps: StaffDeps &
+    BulkDeps &
+    StaffResetDeps & { guard: AuthGuard; trustedProxies: TrustedProxies },
 ) =>
   new Elysia({ name: "staff", prefix: "/api/v1/staff" })
     .use(clientGuards(deps.trustedProxies))
@@ -88,6 +93,26 @@ export const staff = (
           summary: "Rename or (de)activate a staff account (admins)",
           description:
             "A deactivated account is refused at once on every request. 409 CANNOT_CHANGE_OWN_ACCOUNT when deactivating yourself.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .post(
+      "/users/:id/password-reset/",
+      async ({ actor, clientIp, params, set }) => {
+        const detail = await resetStaffPassword(deps, originOf(actor, clientIp), params.id);
+        set.status = 202;
+        return { detail };
+      },
+      {
+        auth: ["admin"],
+        params: IdParams,
+        response: { 202: PasswordResetSent, ...problemResponses(401, 403, 404, 409) },
+        detail: {
+          tags,
+          summary: "Email a staff member a password reset link and end their sign-ins (admins)",
+          description:
+            "The link (30 minutes, single use) leads to the portal's /account/reset-password page; the current password keeps working until it is used. 404 for an account that is not staff; 409 CANNOT_CHANGE_OWN_ACCOUNT for yourself, CONFLICT for a deactivated account. Audited as staff.password_reset.",
           security: writeSecurity,
         },
       },

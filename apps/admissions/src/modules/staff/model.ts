@@ -59,6 +59,8 @@ export const PoolMembers = t.Array(PoolMember, {
 
 export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
+export { Accepted as PasswordResetSent } from "../account/model.ts";
+
 // Back-office work on many applications at once: bulk moves, the CSV export, the counts.
 
 export const MAX_BULK = 200;

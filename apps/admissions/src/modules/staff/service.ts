@@ -15,6 +15,7 @@ import type { ReviewerPool, StaffCreate, StaffQuery, StaffUpdate } from "./model
 export { type BulkDeps, bulkTransition } from "./internal/bulk.ts";
 export { csvField, csvRow } from "./internal/csv.ts";
 export { exportApplications } from "./internal/export.ts";
+export { resetStaffPassword, type StaffResetDeps } from "./internal/password-reset.ts";
 export { applicationStats } from "./internal/stats.ts";
 
 export type StaffDeps = { db: Db; now: () => number; passwordCost: PasswordCost };

@@ -34,6 +34,14 @@ export const toUser = (row: UserRow): User => ({
   createdAt: toIso(row.created_at),
 });
 
+/** Whether the account has proven its email address (a link sent there was opened). */
+export async function isEmailVerified(sql: SQL, id: string): Promise<boolean> {
+  const [row] = (await sql`SELECT email_verified_at FROM users WHERE id = ${id}`) as {
+    email_verified_at: unknown;
+  }[];
+  return row?.email_verified_at !== null && row?.email_verified_at !== undefined;
+}
+
 /**
  * Creates an account. `alongside` runs in the same transaction once the row is in (the audit
  * entry of a staff account an admin created).

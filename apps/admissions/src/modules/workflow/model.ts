@@ -140,6 +140,7 @@ export const AUDIT_ACTIONS = [
   "intake.updated",
   "staff.created",
   "staff.updated",
+  "staff.password_reset",
   "applications.exported",
   "document.reviewed",
   "payment.confirmed",

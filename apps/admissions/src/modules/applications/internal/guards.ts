@@ -2,6 +2,7 @@ import type { SQL } from "bun";
 import { notFound, problem } from "../../../problems.ts";
 import type { DocumentType, Intake, Program } from "../../catalog/model.ts";
 import { findIntakeWithProgram, isOpenAt } from "../../catalog/service.ts";
+import { isEmailVerified } from "../../users/service.ts";
 import type { TransitionEffects } from "../../workflow/model.ts";
 
 /**
@@ -47,15 +48,28 @@ export function assertIntakeOpen(program: Program, intake: Intake, nowMs: number
 
 /**
  * Every submission guard, in the order an applicant can fix them: the intake is open, the
- * required documents are on file, the fee is paid or waived.
+ * applicant's email is verified, the required documents are on file, the fee is paid or waived.
  */
 export async function assertSubmittable(
   sql: SQL,
   checks: SubmissionChecks,
-  target: { applicationId: string; program: Program; intake: Intake; nowMs: number },
+  target: {
+    applicationId: string;
+    applicantId: string;
+    program: Program;
+    intake: Intake;
+    nowMs: number;
+  },
 ): Promise<void> {
   const { applicationId, program, intake, nowMs } = target;
   assertIntakeOpen(program, intake, nowMs);
+  // Every later email about the application goes to this address: it must be the applicant's.
+  if (!(await isEmailVerified(sql, target.applicantId))) {
+    throw problem("EMAIL_NOT_VERIFIED", {
+      detail:
+        "Verify your email address before submitting: open the link we emailed you, or ask for a new one (POST /api/v1/account/email-verification/)",
+    });
+  }
   const missing = await checks.documents.missingDocuments(
     sql,
     applicationId,
@@ -87,6 +101,7 @@ export const submissionEffects = (checks: SubmissionChecks): TransitionEffects =
     if (!target) throw notFound("Intake");
     await assertSubmittable(move.tx, checks, {
       applicationId: move.before.id,
+      applicantId: move.before.applicant.id,
       ...target,
       nowMs: move.nowMs,
     });

@@ -85,10 +85,19 @@ export async function claimDueEmails(
   );
 }
 
-export const markSent = (db: Db, id: string, transport: string, nowMs: number) =>
+/**
+ * The token of an emailed link (`?token=`, account emails) left out of a delivered email's
+ * stored text: the database keeps only digests of live tokens (account_tokens), so a copy of it
+ * must not hold them in the outbox either. Until delivery the text needs its link.
+ */
+export const withoutLinkTokens = (body: string): string =>
+  body.replace(/([?&]token=)[^\s&]+/g, "$1(removed-after-delivery)");
+
+export const markSent = (db: Db, row: OutboxRow, transport: string, nowMs: number) =>
   db.run(
     (sql) => sql`UPDATE email_outbox SET status = 'sent', sent_at = ${isoAt(nowMs)},
-      transport = ${transport}, last_error = NULL WHERE id = ${id} AND status = 'pending'`,
+      transport = ${transport}, last_error = NULL, body = ${withoutLinkTokens(row.body)}
+      WHERE id = ${row.id} AND status = 'pending'`,
   );
 
 /** A failed attempt: due again after `retryAt`, or dead when `retryAt` is null (out of tries). */

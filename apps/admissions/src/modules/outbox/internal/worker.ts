@@ -54,7 +54,7 @@ export async function deliverDueEmails(
         event: row.event,
         applicationId: row.application_id,
       });
-      await markSent(db, row.id, mailer.name, deps.now());
+      await markSent(db, row, mailer.name, deps.now());
       sent++;
     } catch (error) {
       failed++;

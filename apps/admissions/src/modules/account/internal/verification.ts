@@ -1,0 +1,143 @@
+import { invalidField } from "@platform/server";
+import type { SQL } from "bun";
+import { isUniqueViolation } from "../../../db/dialect.ts";
+import { notFound, problem } from "../../../problems.ts";
+import { confirmPassword, type Principal } from "../../auth/service.ts";
+import type { User } from "../../users/model.ts";
+import { normalizeEmail } from "../../users/service.ts";
+import type { EmailChangeRequest, EmailVerification } from "../model.ts";
+import { findAccount, markEmailVerified, setEmail, voidTokens } from "../queries.ts";
+import type { AccountDeps } from "./deps.ts";
+import {
+  emailChangedNotice,
+  emailChangeLinkEmail,
+  emailChangeRequestedNotice,
+  verificationEmail,
+} from "./emails.ts";
+import { assertEmailQuota } from "./limits.ts";
+import { sendAccountEmail } from "./recovery.ts";
+import { issueLink, redeemLink } from "./tokens.ts";
+
+/** A verification link to the account's address, emailed in the caller's transaction. */
+export async function sendVerificationLink(
+  tx: SQL,
+  deps: Pick<AccountDeps, "portalUrl">,
+  user: { id: string; email: string; fullName: string },
+  nowMs: number,
+): Promise<void> {
+  const token = await issueLink(
+    tx,
+    { userId: user.id, purpose: "verify", email: user.email },
+    nowMs,
+  );
+  await sendAccountEmail(tx, user.email, verificationEmail(user, deps.portalUrl, token), nowMs);
+}
+
+/** Registration's verification email, in the new account's transaction (auth's hook). */
+export const verifyOnRegistration =
+  (deps: Pick<AccountDeps, "portalUrl" | "now">) => (tx: SQL, user: User) =>
+    sendVerificationLink(tx, deps, user, deps.now());
+
+export async function verificationStatus(
+  deps: AccountDeps,
+  userId: string,
+): Promise<EmailVerification> {
+  const account = await deps.db.run((sql) => findAccount(sql, userId));
+  if (!account) throw notFound("Account");
+  const verifiedAt = account.emailVerifiedAt;
+  return { email: account.email, verified: verifiedAt !== null, verifiedAt };
+}
+
+/** Another verification link (the newest one only works); counted against the account. */
+export async function resendVerification(deps: AccountDeps, user: User): Promise<string> {
+  const status = await verificationStatus(deps, user.id);
+  if (status.verified) {
+    throw problem("EMAIL_ALREADY_VERIFIED", { detail: `${status.email} is already verified` });
+  }
+  await assertEmailQuota(deps, user.id);
+  const nowMs = deps.now();
+  await deps.db.transaction((tx) => sendVerificationLink(tx, deps, user, nowMs));
+  return `A verification link has been sent to ${user.email}`;
+}
+
+/**
+ * Opening the link proves the address. It must still be the account's address: a link sent
+ * before an email change does not verify the new one (the change voids it anyway).
+ */
+export async function confirmVerification(deps: AccountDeps, token: string): Promise<void> {
+  const nowMs = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const link = await redeemLink(tx, token, "verify", nowMs);
+    const account = await findAccount(tx, link.user_id);
+    if (account?.email !== link.email) {
+      throw problem("INVALID_ACCOUNT_TOKEN", {
+        detail: "This link was sent to an address the account no longer has",
+      });
+    }
+    await markEmailVerified(tx, account.id, nowMs);
+  });
+}
+
+/**
+ * Asks to move the account to `newEmail`, given the password. A link goes to the new address
+ * and a notice to the current one; nothing changes until the link is opened. The answer is the
+ * same whether or not `newEmail` already has an account (a conflict is refused when the link
+ * is used), so this cannot be used to find out which addresses are registered.
+ */
+export async function requestEmailChange(
+  deps: AccountDeps,
+  principal: Principal,
+  body: EmailChangeRequest,
+  clientIp: string,
+): Promise<string> {
+  const { user } = principal;
+  const newEmail = normalizeEmail(body.newEmail);
+  await confirmPassword(deps, user.email, body.password, clientIp);
+  if (newEmail === user.email) {
+    throw invalidField("/body/newEmail", "is already the account's email address");
+  }
+  await assertEmailQuota(deps, user.id);
+  const nowMs = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const token = await issueLink(
+      tx,
+      { userId: user.id, purpose: "change_email", email: newEmail },
+      nowMs,
+    );
+    await sendAccountEmail(tx, newEmail, emailChangeLinkEmail(user, deps.portalUrl, token), nowMs);
+    const notice = emailChangeRequestedNotice(user, deps.portalUrl, newEmail);
+    await sendAccountEmail(tx, user.email, notice, nowMs);
+  });
+  return `A confirmation link has been sent to ${newEmail}; the address changes when it is opened`;
+}
+
+/**
+ * The new address, confirmed by its link: it becomes the account's (and is verified), the old
+ * address is told, and the account's other links end (they were sent to the old address).
+ * An address taken meanwhile by another account is 409 EMAIL_TAKEN and changes nothing.
+ */
+export async function confirmEmailChange(deps: AccountDeps, token: string): Promise<void> {
+  const nowMs = deps.now();
+  const taken = () =>
+    problem("EMAIL_TAKEN", { detail: "Another account already uses this email address" });
+  try {
+    await deps.db.transaction(async (tx) => {
+      const link = await redeemLink(tx, token, "change_email", nowMs);
+      const account = await findAccount(tx, link.user_id);
+      if (!account) throw notFound("Account");
+      const [other] = await tx`SELECT id FROM users WHERE email = ${link.email}`;
+      if (other) throw taken();
+      await setEmail(tx, account.id, link.email, nowMs);
+      await voidTokens(tx, account.id, ["reset", "verify", "change_email"], nowMs);
+      await sendAccountEmail(
+        tx,
+        account.email,
+        emailChangedNotice(account, link.email, nowMs),
+        nowMs,
+      );
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { Elysia } from "elysia";
+import {
+  problemResponse,
+  problemResponses,
+  readSecurity,
+  writeSecurity,
+} from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import type { AuthGuard } from "../auth/guard.ts";
+import { SessionPage, SessionParams, SessionQuery, SessionsEnded } from "./model.ts";
+import { endOtherSessions, endSession, listSessions, type SessionsDeps } from "./service.ts";
+
+const tags = ["sessions"];
+
+/** The signed-in user's own sign-ins: where they are signed in, and ending them. */
+export const sessions = (deps: SessionsDeps & { guard: AuthGuard }) =>
+  new Elysia({ name: "sessions", prefix: "/api/v1/sessions" })
+    .use(deps.guard)
+    .get(
+      "/",
+      ({ principal, query, request }) => listSessions(deps, principal, pageOf(query), request.url),
+      {
+        auth: true,
+        query: SessionQuery,
+        response: { 200: SessionPage, ...problemResponses(401, 422) },
+        detail: {
+          tags,
+          summary: "My sign-ins: device, IP, created, last used; `current` marks this one",
+          security: readSecurity,
+        },
+      },
+    )
+    .delete("/", ({ principal }) => endOtherSessions(deps, principal), {
+      auth: true,
+      response: { 200: SessionsEnded, ...problemResponses(401, 403) },
+      detail: {
+        tags,
+        summary: "Sign out everywhere else: end every sign-in but this one",
+        security: writeSecurity,
+      },
+    })
+    .delete(
+      "/:id/",
+      async ({ principal, params, set }) => {
+        await endSession(deps, principal, params.id);
+        set.status = 204;
+      },
+      {
+        auth: true,
+        params: SessionParams,
+        detail: {
+          tags,
+          summary: "End one of my sign-ins (its cookie, refresh and access tokens)",
+          security: writeSecurity,
+          responses: {
+            204: { description: "Ended" },
+            401: problemResponse("No valid credential"),
+            403: problemResponse("Cookie without a valid X-CSRF-Token"),
+            404: problemResponse("Not one of my sign-ins"),
+          },
+        },
+      },
+    );
