@@ -33,6 +33,8 @@ import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
+import { mfa } from "./modules/mfa/index.ts";
+import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -85,14 +87,27 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDeps) {
   const { db, store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const sessionTtlMs = deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs;
+  const portalUrl = deps.portalUrl ?? DEFAULT_SETTINGS.portalUrl;
+  const mfaSettings = mfaDeps({
+    db,
+    store,
+    now,
+    sessionTtlMs,
+    portalUrl,
+    keyMaterial: deps.mfaKey ?? deps.jwtSecret,
+    adminRequired: deps.adminMfaRequired ?? DEFAULT_SETTINGS.adminMfaRequired,
+  });
   const authDeps: AuthDeps = {
     db,
     store,
     tokens: accessTokens(deps.jwtSecret),
-    now: deps.now ?? Date.now,
-    sessionTtlMs: deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs,
+    now,
+    sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
+    secondFactor: mfaSecondFactor(mfaSettings),
   };
   const guard = authGuard(authDeps);
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
@@ -136,6 +151,7 @@ export function createApp(deps: AppDeps) {
         registrationsPerHour: deps.registrationsPerHour ?? DEFAULT_SETTINGS.registrationsPerHour,
       }),
     )
+    .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(
       applications({

@@ -31,7 +31,26 @@ export type AuthDeps = {
   sessionTtlMs: number;
   passwordCost: PasswordCost;
   throttle: LoginThrottlePolicy;
+  /** The mfa module, plugged in by app.ts; without it, a password alone signs in. */
+  secondFactor?: SecondFactor;
 };
+
+/**
+ * A second factor, as auth sees it: auth sits below the features and knows no MFA itself.
+ * `verify` runs at login once the password matched; `passed` marks the sign-in that started
+ * after it; `standing` runs on every request and refresh: a sign-in made without the factor the
+ * account now has is `stale` (ended), and an account that must enrol first gets `enrol` on
+ * every route but enrolment's (`path` null: a refresh, never refused for that).
+ */
+export type SecondFactor = {
+  verify(
+    user: User,
+    codes: SecondFactorCodes,
+  ): Promise<"not-enrolled" | "passed" | "missing" | "invalid">;
+  passed(familyId: string): Promise<void>;
+  standing(user: User, familyId: string, path: string | null): Promise<"ok" | "stale" | "enrol">;
+};
+export type SecondFactorCodes = { otp?: string; recoveryCode?: string };
 
 /** Who is calling, and with which credential. */
 export type Principal = { user: User; via: "bearer" | "cookie"; familyId: string };
@@ -70,12 +89,43 @@ export async function login(
   }
   const { passwordHash: _, ...user } = account;
   if (!user.active) throw problem("ACCOUNT_DISABLED", { detail: "This account is disabled" });
+  const factor = await verifySecondFactor(deps, user, body, email, clientIp);
   const issued = await startFamily(deps.store, user.id, deps.sessionTtlMs);
+  if (factor === "passed") await deps.secondFactor?.passed(issued.familyId);
   const tokens = await tokenPair(deps, user, issued.familyId, issued.refreshToken);
   return {
     result: { ...tokens, csrfToken: issued.csrfToken, user },
     sessionToken: issued.sessionToken,
   };
+}
+
+/**
+ * The code an account with MFA needs beside its password. A wrong one counts as a failed login
+ * (the same throttle as passwords, so codes cannot be brute-forced); a missing one does not,
+ * since the password was right and the client is only being asked for the code.
+ */
+async function verifySecondFactor(
+  deps: AuthDeps,
+  user: User,
+  body: LoginBody,
+  email: string,
+  clientIp: string,
+) {
+  if (!deps.secondFactor) return "not-enrolled";
+  const verdict = await deps.secondFactor.verify(user, {
+    otp: body.otp,
+    recoveryCode: body.recoveryCode,
+  });
+  if (verdict === "missing") {
+    throw problem("MFA_REQUIRED", {
+      detail: "This account uses two-factor authentication: send `otp` or `recoveryCode`",
+    });
+  }
+  if (verdict === "invalid") {
+    await recordLoginFailure(deps.store, deps.throttle, email, clientIp, deps.now());
+    throw problem("MFA_INVALID", { detail: "The code is wrong, expired or already used" });
+  }
+  return verdict;
 }
 
 async function tokenPair(
@@ -115,6 +165,11 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
     await revokeFamily(deps.store, outcome.familyId);
     throw problem("INVALID_REFRESH_TOKEN", { detail: "The account is no longer active" });
   }
+  if ((await standingOf(deps, user, outcome.familyId, null)) === "stale") {
+    throw problem("INVALID_REFRESH_TOKEN", {
+      detail: "This sign-in was made before two-factor authentication was enabled; log in again",
+    });
+  }
   return tokenPair(deps, user, outcome.familyId, outcome.refreshToken);
 }
 
@@ -127,6 +182,8 @@ export type Credentials = {
   csrfHeader: string | null;
   /** POST, PUT, PATCH, DELETE: the methods a cross-site form or script could send. */
   unsafeMethod: boolean;
+  /** The request's path, for the second factor's enrolment rule. */
+  path?: string;
 };
 
 /**
@@ -139,14 +196,20 @@ export async function authenticate(
   deps: AuthDeps,
   credentials: Credentials,
 ): Promise<Principal | null> {
-  if (credentials.authorization !== null) return fromBearer(deps, credentials.authorization);
+  if (credentials.authorization !== null) {
+    return fromBearer(deps, credentials.authorization, credentials.path ?? null);
+  }
   if (credentials.sessionToken) return fromCookie(deps, credentials);
   return null;
 }
 
 const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
-async function fromBearer(deps: AuthDeps, authorization: string): Promise<Principal> {
+async function fromBearer(
+  deps: AuthDeps,
+  authorization: string,
+  path: string | null,
+): Promise<Principal> {
   const invalid = () =>
     problem("INVALID_TOKEN", {
       detail: "The access token is invalid, expired or revoked",
@@ -160,17 +223,36 @@ async function fromBearer(deps: AuthDeps, authorization: string): Promise<Princi
   if (!family || family.userId !== claims.sub) throw invalid();
   const user = await activeUser(deps, claims.sub);
   if (!user) throw invalid();
+  if ((await standingOf(deps, user, claims.sid, path)) === "stale") throw invalid();
   return { user, via: "bearer", familyId: claims.sid };
 }
 
 async function fromCookie(deps: AuthDeps, credentials: Credentials): Promise<Principal> {
   const session = await findSession(deps.store, credentials.sessionToken ?? "");
   const user = session && (await activeUser(deps, session.userId));
-  if (!session || !user) {
-    throw problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  const invalid = () =>
+    problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  if (!session || !user) throw invalid();
+  if ((await standingOf(deps, user, session.familyId, credentials.path ?? null)) === "stale") {
+    throw invalid();
   }
   if (credentials.unsafeMethod) assertCsrf(credentials.csrfHeader, session.csrfToken);
   return { user, via: "cookie", familyId: session.familyId };
+}
+
+/**
+ * The sign-in against the account's second factor. A stale one is ended here and now; an
+ * account that must enrol is refused (403) everywhere but enrolment.
+ */
+async function standingOf(deps: AuthDeps, user: User, familyId: string, path: string | null) {
+  const standing = (await deps.secondFactor?.standing(user, familyId, path)) ?? "ok";
+  if (standing === "stale") await revokeFamily(deps.store, familyId);
+  if (standing === "enrol") {
+    throw problem("MFA_ENROLMENT_REQUIRED", {
+      detail: "Admins must enable two-factor authentication first (POST /api/v1/mfa/totp/)",
+    });
+  }
+  return standing;
 }
 
 async function activeUser(deps: AuthDeps, id: string): Promise<User | null> {

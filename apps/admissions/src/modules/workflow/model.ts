@@ -124,7 +124,7 @@ export const Seats = t.Object({
 });
 export type Seats = typeof Seats.static;
 
-/** Every kind of staff (or system) action the audit log records. */
+/** Every kind of staff (or system) action the audit log records, and data-rights requests. */
 export const AUDIT_ACTIONS = [
   "application.transition",
   "application.reviewer_assigned",
@@ -146,6 +146,14 @@ export const AUDIT_ACTIONS = [
   "payment.failed",
   "payment.refunded",
   "fee.waived",
+  "mfa.enabled",
+  "mfa.disabled",
+  "mfa.recovery_codes_regenerated",
+  "data.exported",
+  "data.erasure_requested",
+  "data.erasure_cancelled",
+  "data.erasure_rejected",
+  "data.erasure_completed",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;
