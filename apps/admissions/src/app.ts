@@ -45,6 +45,7 @@ import {
   type PaymentsDeps,
   stripeProvider,
 } from "./modules/payments/service.ts";
+import { profile } from "./modules/profile/index.ts";
 import { queue } from "./modules/queue/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
@@ -152,6 +153,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
+    .use(profile({ db, now, portalUrl, guard }))
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(
       applications({

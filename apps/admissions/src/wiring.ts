@@ -9,6 +9,7 @@ import {
   deliverDueEmails,
   notificationEffects,
 } from "./modules/outbox/service.ts";
+import { profileSnapshotEffects } from "./modules/profile/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -21,8 +22,9 @@ import { combineEffects, startJobs, type WorkflowSettings } from "./modules/work
 
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
- * the submission guards and the decision rules first (they may refuse), then the applicant's
- * email and the audit entry, all in the move's transaction.
+ * the submission guards and the decision rules first (they may refuse), the applicant's profile
+ * copied at submission, then the applicant's email and the audit entry, all in the move's
+ * transaction.
  */
 export const workflowMoveDeps = (
   db: Db,
@@ -33,6 +35,7 @@ export const workflowMoveDeps = (
   effects: combineEffects(
     submissionEffects(checks),
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
+    profileSnapshotEffects,
     notificationEffects,
     auditEffects,
   ),

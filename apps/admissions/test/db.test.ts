@@ -19,6 +19,7 @@ describe("migrations", () => {
       "0002_documents_payments",
       "0003_staff_workflows",
       "0004_system_actor_audit_guard",
+      "0006_mfa_profile_data_rights",
     ]);
     for (const table of [
       "users",
@@ -33,6 +34,11 @@ describe("migrations", () => {
       "fee_waivers",
       "receipt_counter",
       "webhook_events",
+      "mfa_totp",
+      "mfa_recovery_codes",
+      "profiles",
+      "profile_history",
+      "data_requests",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

@@ -2,7 +2,7 @@ import type { SQL } from "bun";
 import { t } from "elysia";
 import type { Dialect } from "../../db/dialect.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
-import { ROLES, type User } from "../users/model.ts";
+import { PersonalDetails, ROLES, type User } from "../users/model.ts";
 
 /**
  * The application lifecycle's own shapes: an application and its status, the history of its
@@ -66,6 +66,10 @@ export const Application = t.Object({
   waitlistPosition: t.Nullable(
     int({ minimum: 1, description: "1 is promoted first; set while waitlisted" }),
   ),
+  applicantProfile: t.Nullable(PersonalDetails, {
+    description:
+      "The applicant's profile as the draft was created, taken again at submission; null when they had none",
+  }),
 });
 export type Application = typeof Application.static;
 
