@@ -21,6 +21,7 @@ import { accessTokens } from "./modules/auth/service.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
+import { dataRights } from "./modules/data-rights/index.ts";
 import { decision } from "./modules/decision/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
@@ -132,6 +133,8 @@ export function createApp(deps: AppDeps) {
     manualInstructions: paymentSettings.manualInstructions,
     checkoutTtlMs: paymentSettings.checkoutTtlMs,
   };
+  const documentStorage =
+    deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
   return new Elysia()
     .use(
       platform({
@@ -182,9 +185,7 @@ export function createApp(deps: AppDeps) {
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,
-        storage:
-          deps.documentStorage ??
-          localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir),
+        storage: documentStorage,
         limits: DOCUMENT_LIMITS,
         maxPerApplication:
           deps.maxDocumentsPerApplication ?? DEFAULT_SETTINGS.maxDocumentsPerApplication,
@@ -197,6 +198,22 @@ export function createApp(deps: AppDeps) {
         guard,
         trustedProxies: deps.trustedProxies,
         stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
+      }),
+    )
+    .use(
+      dataRights({
+        db,
+        store,
+        logger,
+        now,
+        storage: documentStorage,
+        move,
+        portalUrl,
+        passwordCost: authDeps.passwordCost,
+        retentionYears: deps.paymentRetentionYears ?? DEFAULT_SETTINGS.paymentRetentionYears,
+        guard,
+        rateLimiting,
+        trustedProxies: deps.trustedProxies,
       }),
     )
     .use(fee({ ...paymentsDeps, guard }))

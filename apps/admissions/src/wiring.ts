@@ -2,6 +2,7 @@ import type { Logger } from "@platform/server";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
+import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
@@ -50,11 +51,15 @@ export type JobsDeps = {
   delivery: DeliveryPolicy;
 };
 
-/** One pass of the background work: expire the offers due, then deliver the emails due. */
+/**
+ * One pass of the background work: expire the offers due, deliver the emails due, delete the
+ * payment records of erased applicants whose retention period is over.
+ */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
-  return { expired, ...delivered };
+  const purged = await purgeExpiredPayments(deps.db, deps.now());
+  return { expired, ...delivered, purged };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */
