@@ -314,6 +314,14 @@ describe("erasure with an application in progress: an admin decides", () => {
     const again = await requestErasure(ctx, ada.applicant, PASSWORD);
     expect((await problemOf(again)).code).toBe("ERASURE_ALREADY_REQUESTED");
 
+    for (const who of [ada.applicant, admin]) {
+      const one = await app.handle(as(who, "GET", `/api/v1/data-rights/requests/${request.id}/`));
+      expect(await one.json()).toMatchObject({
+        id: request.id,
+        status: "pending",
+        user: { id: ada.applicant.user.id },
+      });
+    }
     const queue = await app.handle(
       as(admin, "GET", "/api/v1/data-rights/requests/?status=pending&kind=erasure"),
     );
