@@ -1,19 +1,17 @@
-import type { SharedStore } from "@platform/server";
-import type { Db } from "../../db/client.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import type { SecondFactor } from "../auth/service.ts";
-import { isStaff, type User } from "../users/model.ts";
+import type { User } from "../users/model.ts";
 import { findUserByEmail } from "../users/service.ts";
 import type { Origin } from "../workflow/model.ts";
 import { recordAudit } from "../workflow/service.ts";
+import { acceptCode, enabledTotp } from "./internal/codes.ts";
+import { type MfaDeps, mustEnrol, passedKey } from "./internal/deps.ts";
 import { enqueueMfaEmail } from "./internal/emails.ts";
 import { newRecoveryCodes, recoveryCodeHash } from "./internal/recovery.ts";
-import { type SecretBox, secretBox } from "./internal/secret.ts";
+import { secretBox } from "./internal/secret.ts";
 import { newTotpSecret, otpauthUri, stepOf } from "./internal/totp.ts";
 import type { DisableBody, MfaStatus, RecoveryCodes, TotpEnrolment } from "./model.ts";
 import {
-  claimStep,
   consumeRecoveryCode,
   enableTotp,
   findTotp,
@@ -24,17 +22,8 @@ import {
   type Totp,
 } from "./queries.ts";
 
-export type MfaDeps = {
-  db: Db;
-  store: SharedStore;
-  now: () => number;
-  box: SecretBox;
-  /** A sign-in's lifetime: how long the mark of one that passed MFA is kept. */
-  sessionTtlMs: number;
-  /** ADMISSIONS_ADMIN_MFA_REQUIRED. */
-  adminRequired: boolean;
-  portalUrl: string;
-};
+export type { MfaDeps } from "./internal/deps.ts";
+export { mfaSecondFactor } from "./internal/second-factor.ts";
 
 export type MfaSettings = Omit<MfaDeps, "box"> & { keyMaterial: string };
 
@@ -45,68 +34,6 @@ export const mfaDeps = ({ keyMaterial, ...rest }: MfaSettings): MfaDeps => ({
 
 /** An enrolment not confirmed within this is dropped: start again. */
 export const ENROLMENT_TTL_MS = 15 * 60_000;
-const PREFIX = "/api/v1/mfa";
-
-const passedKey = (familyId: string) => `mfa:passed:${familyId}`;
-const mustEnrol = (deps: MfaDeps, user: User) => deps.adminRequired && user.role === "admin";
-/** Routes an admin who must enrol can still use: enrolment itself, and their own sign-in. */
-const isEnrolmentPath = (path: string) =>
-  [PREFIX, "/api/v1/auth"].some((p) => path === p || path.startsWith(`${p}/`));
-
-const enabledTotp = async (deps: MfaDeps, userId: string) => {
-  const totp = await deps.db.run((sql) => findTotp(sql, userId));
-  return totp?.enabledAt ? totp : null;
-};
-
-/** A code from the authenticator, accepted once (its time step is claimed). */
-async function acceptCode(deps: MfaDeps, userId: string, totp: Totp, code: string) {
-  const secret = await deps.box.open(userId, totp.sealedSecret);
-  const step = stepOf(secret, code, deps.now());
-  return step !== null && (await deps.db.run((sql) => claimStep(sql, userId, step)));
-}
-
-/** A recovery code, used up; the account is emailed that one was used, and how many are left. */
-async function acceptRecoveryCode(deps: MfaDeps, user: User, code: string) {
-  const at = isoAt(deps.now());
-  return deps.db.transaction(async (tx) => {
-    if (!(await consumeRecoveryCode(tx, user.id, recoveryCodeHash(code), at))) return false;
-    const codesLeft = await recoveryCodesLeft(tx, user.id);
-    await enqueueMfaEmail(tx, deps.portalUrl, user.email, "mfa.recovery_code_used", at, {
-      codesLeft,
-    });
-    return true;
-  });
-}
-
-/** Auth's view of MFA (see `SecondFactor`); app.ts plugs it into the auth deps. */
-export function mfaSecondFactor(deps: MfaDeps): SecondFactor {
-  return {
-    async verify(user, codes) {
-      // Only staff enrol; an applicant's sign-in never costs a query here.
-      if (!isStaff(user.role)) return "not-enrolled";
-      const totp = await enabledTotp(deps, user.id);
-      if (!totp) return "not-enrolled";
-      if (codes.otp !== undefined) {
-        return (await acceptCode(deps, user.id, totp, codes.otp)) ? "passed" : "invalid";
-      }
-      if (codes.recoveryCode !== undefined) {
-        return (await acceptRecoveryCode(deps, user, codes.recoveryCode)) ? "passed" : "invalid";
-      }
-      return "missing";
-    },
-    async passed(familyId) {
-      await deps.store.set(passedKey(familyId), "1", deps.sessionTtlMs);
-    },
-    async standing(user, familyId, path) {
-      if (!isStaff(user.role)) return "ok";
-      if (await enabledTotp(deps, user.id)) {
-        return (await deps.store.get(passedKey(familyId))) ? "ok" : "stale";
-      }
-      if (mustEnrol(deps, user) && path !== null && !isEnrolmentPath(path)) return "enrol";
-      return "ok";
-    },
-  };
-}
 
 export async function mfaStatus(deps: MfaDeps, user: User): Promise<MfaStatus> {
   return deps.db.run(async (sql) => {
