@@ -423,3 +423,49 @@ describe("payments are kept for the retention period, then deleted", () => {
     expect(await purgeExpiredPayments(ctx.db, until + 1)).toBe(0);
   });
 });
+
+describe("the archive is streamed", () => {
+  test("a large file goes out as it is read, never whole in memory; the result is a valid ZIP", async () => {
+    const { zipStream } = await import("../src/modules/data-rights/internal/zip.ts");
+    const { unzipSync } = await import("fflate");
+    const CHUNK = 64 * 1024;
+    const CHUNKS = 64; // 4 MiB
+    let pulled = 0;
+    const big = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled === CHUNKS) return controller.close();
+          pulled++;
+          controller.enqueue(new Uint8Array(CHUNK).fill(pulled % 251));
+        },
+      });
+    async function* entries() {
+      yield { name: "data.json", compress: true, open: async () => new TextEncoder().encode("{}") };
+      yield { name: "files/big.bin", compress: false, open: async () => big() };
+    }
+    const reader = zipStream(entries()).getReader();
+    const parts: Uint8Array[] = [];
+    let out = 0;
+    // A megabyte of the big file is out while most of it is still unread.
+    while (out < 16 * CHUNK) {
+      const next = await reader.read();
+      if (next.done) break;
+      parts.push(next.value);
+      out += next.value.byteLength;
+    }
+    expect(out).toBeGreaterThanOrEqual(16 * CHUNK);
+    expect(pulled).toBeLessThan(CHUNKS / 2);
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      parts.push(next.value);
+    expect(pulled).toBe(CHUNKS);
+    const zip = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+    let offset = 0;
+    for (const part of parts) {
+      zip.set(part, offset);
+      offset += part.byteLength;
+    }
+    const files = unzipSync(zip);
+    expect(files["files/big.bin"]?.byteLength).toBe(CHUNK * CHUNKS);
+    expect(new TextDecoder().decode(files["data.json"])).toBe("{}");
+  });
+});
