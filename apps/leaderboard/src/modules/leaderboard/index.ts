@@ -4,6 +4,7 @@ import {
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
+import { genericProblems as problems } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import { Leaderboard, ScoreSubmission, SubmittedEntry } from "./model.ts";
 import { submitScore, topEntries } from "./service.ts";
@@ -17,6 +18,7 @@ export type LeaderboardDeps = {
 };
 
 const PATH = "/api/leaderboard";
+const tags = ["leaderboard"];
 
 export const leaderboard = (deps: LeaderboardDeps) => {
   const { store, now } = deps;
@@ -29,7 +31,10 @@ export const leaderboard = (deps: LeaderboardDeps) => {
     .use(clientGuards(deps.trustedProxies, [{ method: "POST", path: PATH, limiter: submitLimit }]))
     .get("", () => topEntries(store), {
       response: Leaderboard,
-      detail: { summary: "The top 10 entries, highest score first; ties list the earlier first" },
+      detail: {
+        tags,
+        summary: "The top 10 entries, highest score first; ties list the earlier first",
+      },
     })
     .post(
       "",
@@ -39,8 +44,9 @@ export const leaderboard = (deps: LeaderboardDeps) => {
       },
       {
         body: ScoreSubmission,
-        response: { 201: SubmittedEntry },
+        response: { 201: SubmittedEntry, ...problems("RATE_LIMITED") },
         detail: {
+          tags,
           summary:
             "Submit a score; answers the stored entry and its rank (null outside the top 10)",
         },
