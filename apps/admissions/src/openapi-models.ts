@@ -23,7 +23,7 @@ import * as workflow from "./modules/workflow/model.ts";
  * Lower layers first (users, auth, workflow, catalog, then the features): the first export of a
  * shape names it. test/reference.test.ts checks that every module's model.ts is listed.
  */
-export const MODELS: readonly Record<string, unknown>[] = [
+export const MODELS: Record<string, Record<string, unknown>> = {
   users,
   auth,
   workflow,
@@ -43,4 +43,4 @@ export const MODELS: readonly Record<string, unknown>[] = [
   reviews,
   rubric,
   staff,
-];
+};

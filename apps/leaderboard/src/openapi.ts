@@ -18,7 +18,7 @@ export const openApi = () =>
       { name: "leaderboard", description: "The top 10 and score submissions" },
       { name: "health", description: "Probes" },
     ],
-    models: [contracts],
+    models: { contracts },
     problems: problemCatalog,
     // Every API route reads or writes the shared store: without it, a 503 to retry.
     impliedProblems: (route) => (route.path.startsWith("/api/") ? ["SERVICE_UNAVAILABLE"] : []),

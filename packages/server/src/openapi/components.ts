@@ -2,6 +2,8 @@ import { Kind } from "@sinclair/typebox";
 import { canonical, isObject, type JsonSchema, mapChildren, toJsonSchema } from "./json-schema.ts";
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+const pascal = (name: string) =>
+  name.replace(/(^|[-_])(\w)/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** Only shapes worth a name: objects, lists and enumerations (not `Id`, a bare string). */
 function isNameable(schema: JsonSchema): boolean {
@@ -18,19 +20,29 @@ function isNameable(schema: JsonSchema): boolean {
  * The named schemas of a document. `models` are the exports of the apps' model.ts files (and the
  * shared contracts), passed whole (`import * as catalog from "./modules/catalog/model.ts"`): every
  * TypeBox export with a PascalCase name is a candidate, named as it is exported, so a model file
- * needs no annotation. Where a route's schema is the same as a named one (the same JSON), the
+ * needs no annotation (`models` maps a module's name to its exports). Where a route's schema is the same as a named one (the same JSON), the
  * document says `$ref` instead of repeating it, at any depth: a Program inside a page of programs
  * is a `$ref` too. The first export of a shape names it.
  */
-export function componentRegistry(models: readonly Record<string, unknown>[]) {
-  const byShape = new Map<string, { name: string; schema: JsonSchema }>();
-  for (const module of models) {
-    for (const [name, value] of Object.entries(module)) {
+export function componentRegistry(models: Record<string, Record<string, unknown>>) {
+  const candidates: { module: string; name: string; schema: JsonSchema; key: string }[] = [];
+  for (const [module, exports] of Object.entries(models)) {
+    for (const [name, value] of Object.entries(exports)) {
       if (!PASCAL_CASE.test(name) || !isObject(value) || !(Kind in value)) continue;
       const schema = toJsonSchema(value);
-      const key = canonical(schema);
-      if (isNameable(schema) && !byShape.has(key)) byShape.set(key, { name, schema });
+      if (isNameable(schema)) candidates.push({ module, name, schema, key: canonical(schema) });
     }
+  }
+  // Two modules may export different shapes under one name (documents' and reviews' ReviewBody):
+  // then each is named after its module too.
+  const shapesOf = new Map<string, Set<string>>();
+  for (const { name, key } of candidates)
+    shapesOf.set(name, (shapesOf.get(name) ?? new Set()).add(key));
+  const byShape = new Map<string, { name: string; schema: JsonSchema }>();
+  for (const { module, name, schema, key } of candidates) {
+    const ambiguous = (shapesOf.get(name)?.size ?? 0) > 1;
+    if (!byShape.has(key))
+      byShape.set(key, { name: ambiguous ? `${pascal(module)}${name}` : name, schema });
   }
   const used = new Map<string, JsonSchema>();
 

@@ -2,7 +2,7 @@ import { FieldProblem, Problem } from "@platform/contracts/problem";
 import { HealthReport } from "../health.ts";
 import { componentRegistry } from "./components.ts";
 import { headersOf, problemCodesOf } from "./declare.ts";
-import { HEADER_COMPONENTS, headerRef, RATE_LIMIT_CODE, RETRY_AFTER_CODES } from "./headers.ts";
+import { HEADER_COMPONENTS, headerRef, RATE_LIMIT_CODE, RETRY_AFTER_STATUSES } from "./headers.ts";
 import { isObject, type JsonSchema, parameterSchema, toJsonSchema } from "./json-schema.ts";
 
 /** What the builder reads of an Elysia route (`app.routes`). */
@@ -28,7 +28,7 @@ export type DocumentOptions = {
   tags?: { name: string; description?: string }[];
   securitySchemes?: Record<string, unknown>;
   /** Model modules whose PascalCase TypeBox exports become `components.schemas` (components.ts). */
-  models: readonly Record<string, unknown>[];
+  models: Record<string, Record<string, unknown>>;
   /** Every code the app answers with, generic and its own: status and title per code. */
   problems: ProblemTable;
   /** Codes an operation answers with that its options imply (credentials, backing services). */
@@ -92,7 +92,10 @@ const parsers = (parse: unknown): string[] =>
  * response carries. `servers` is left to whoever serves it (the origin it was asked on).
  */
 export function buildDocument(routes: readonly RouteInfo[], options: DocumentOptions) {
-  const registry = componentRegistry([{ Problem, FieldProblem, HealthReport }, ...options.models]);
+  const registry = componentRegistry({
+    platform: { Problem, FieldProblem, HealthReport },
+    ...options.models,
+  });
   const problemRef = registry.refer(toJsonSchema(Problem));
   const paths: OpenApiDocument["paths"] = {};
 
@@ -177,7 +180,7 @@ export function buildDocument(routes: readonly RouteInfo[], options: DocumentOpt
       };
     }
     for (const [status, listed] of byStatus([...codes], options.problems)) {
-      responses[status] = problemResponse(listed, options.problems, problemRef);
+      responses[status] = problemResponse(status, listed, options.problems, problemRef);
     }
     for (const [status, response] of Object.entries(handWritten ?? {})) {
       responses[status] = { ...(responses[status] as object), ...response };
@@ -230,8 +233,13 @@ function byStatus(codes: string[], table: ProblemTable): Map<string, string[]> {
 }
 
 /** One error status of an operation: the problem body, its `code` narrowed to those listed. */
-function problemResponse(codes: string[], table: ProblemTable, problemRef: JsonSchema) {
-  const retry = codes.some((code) => RETRY_AFTER_CODES.has(code));
+function problemResponse(
+  status: string,
+  codes: string[],
+  table: ProblemTable,
+  problemRef: JsonSchema,
+) {
+  const retry = RETRY_AFTER_STATUSES.has(status);
   return {
     description: codes.map((code) => `\`${code}\`: ${table[code]?.title ?? code}`).join("; "),
     ...(retry && { headers: { "Retry-After": headerRef("Retry-After") } }),

@@ -42,14 +42,8 @@ export const HEADER_COMPONENTS: Record<string, { description: string; schema: Js
   },
 };
 
-/** Problem codes whose answers carry Retry-After (rate limits, throttles, back-off on a 503). */
-export const RETRY_AFTER_CODES = new Set([
-  "RATE_LIMITED",
-  "LOGIN_THROTTLED",
-  "SERVICE_UNAVAILABLE",
-  "NOT_READY",
-  "UPSTREAM_UNHEALTHY",
-]);
+/** Statuses whose answers may carry Retry-After: rate limits and throttles, a 503 to retry. */
+export const RETRY_AFTER_STATUSES = new Set(["429", "503"]);
 
 /** A rate-limited operation answers every request with its quota, refused or not. */
 export const RATE_LIMIT_CODE = "RATE_LIMITED";

@@ -15,4 +15,5 @@ export {
   type RouteInfo,
 } from "./document.ts";
 export { HEADER_COMPONENTS } from "./headers.ts";
-export { openApiDocument, referencePages, withServer } from "./reference.ts";
+export { type DocumentPart, mergeDocuments } from "./merge.ts";
+export { documentOf, json, openApiDocument, referencePages, withServer } from "./reference.ts";

@@ -14,25 +14,30 @@ export const withServer = (document: OpenApiDocument, request: Request): OpenApi
   servers: [{ url: new URL(request.url).origin }],
 });
 
-const json = (body: unknown) =>
+export const json = (body: unknown) =>
   new Response(JSON.stringify(body), {
     headers: { "content-type": "application/json; charset=utf-8" },
   });
 
 /**
- * The app's OpenAPI document at `path`, built from its own routes on first request (and again
- * only if routes were added since). The plugin's instance sees the whole app's routes.
+ * The document of the app `plugin` is used in, built from the app's routes on first use (and
+ * again only if routes were added since): a plugin instance sees the whole app's routes.
  */
-export function openApiDocument(options: DocumentOptions & { path: string }) {
-  const app = new Elysia({ name: "openapi-document", seed: options.path });
+export function documentOf(plugin: object, options: DocumentOptions): () => OpenApiDocument {
   let built: { routes: number; document: OpenApiDocument } | undefined;
-  const current = () => {
-    const routes = (app as unknown as { getGlobalRoutes(): RouteInfo[] }).getGlobalRoutes();
+  return () => {
+    const routes = (plugin as { getGlobalRoutes(): RouteInfo[] }).getGlobalRoutes();
     if (built?.routes !== routes.length) {
       built = { routes: routes.length, document: buildDocument(routes, options) };
     }
     return built.document;
   };
+}
+
+/** The app's OpenAPI document at `path`. */
+export function openApiDocument(options: DocumentOptions & { path: string }) {
+  const app = new Elysia({ name: "openapi-document", seed: options.path });
+  const current = documentOf(app, options);
   return app.get(options.path, ({ request }) => json(withServer(current(), request)), {
     detail: { hide: true },
   });

@@ -64,7 +64,7 @@ function impliedProblems(route: RouteInfo, operation: Operation): string[] {
  * at /api/v1/redoc/ (the long form, at the address the Redoc page had). The folder is named for
  * the URL segment the three share: no narrower one does.
  */
-export const api = (version: string, models: readonly Record<string, unknown>[]) =>
+export const api = (version: string, models: Record<string, Record<string, unknown>>) =>
   new Elysia({ name: "api" })
     .use(
       openApiDocument({

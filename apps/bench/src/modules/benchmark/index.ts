@@ -5,9 +5,10 @@ import {
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
+import { problemDeclarations } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import type { BenchmarkRunner } from "../../runner/runner.ts";
-import { BenchmarkRequest, BenchmarkResult } from "./model.ts";
+import { BENCH_PROBLEMS, BenchmarkRequest, BenchmarkResult } from "./model.ts";
 import { runBenchmark } from "./service.ts";
 
 export type BenchmarkDeps = {
@@ -23,6 +24,7 @@ export type BenchmarkDeps = {
 };
 
 const PATH = "/api/benchmark";
+const problems = problemDeclarations(BENCH_PROBLEMS);
 
 export const benchmark = (deps: BenchmarkDeps) => {
   const limit = createRateLimiter(
@@ -41,8 +43,12 @@ export const benchmark = (deps: BenchmarkDeps) => {
       },
       {
         body: BenchmarkRequest,
-        response: BenchmarkResult,
+        response: {
+          200: BenchmarkResult,
+          ...problems("RATE_LIMITED", "SERVICE_UNAVAILABLE", "BENCHMARK_FAILED"),
+        },
         detail: {
+          tags: ["benchmark"],
           summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",
           description:
             "Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the " +
