@@ -32,9 +32,7 @@ export async function siteDocument(own: OpenApiDocument, pools: readonly Pool[])
   const routes = pools.map((pool) => pool.route);
   const documented = pools.filter((pool) => pool.route.openapiPath);
   const documents = await Promise.all(documented.map(documentOf));
-  const parts: DocumentPart[] = [
-    { name: "gateway", document: own, includes: (path) => path.startsWith("/gateway/") },
-  ];
+  const parts: DocumentPart[] = [];
   const missing: string[] = [];
   documented.forEach((pool, i) => {
     const document = documents[i];
@@ -47,6 +45,8 @@ export async function siteDocument(own: OpenApiDocument, pools: readonly Pool[])
       });
     }
   });
+  // Last: the apps' tags (and names) first in the reference, the gateway's probes after.
+  parts.push({ name: "gateway", document: own, includes: (path) => path.startsWith("/gateway/") });
   const note = missing.length > 0 ? `\n\nNot listed now (no answer): ${missing.join(", ")}.` : "";
   const document = mergeDocuments(
     {
