@@ -137,8 +137,11 @@ for (const path of workspaces.filter(hasTests)) {
   await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded, !bothBackends);
 }
 
-/** Workspaces whose tests use no database or shared store: once is enough (the site's stack runs on memory stores whatever the environment says). */
-const BACKEND_FREE = new Set(["apps/web"]);
+/**
+ * Workspaces whose tests use no database or shared store: once is enough (the site's stack, and
+ * the client's, run on memory stores and SQLite whatever the environment says).
+ */
+const BACKEND_FREE = new Set(["apps/web", "packages/client"]);
 
 if (bothBackends) {
   const env = { ...embedded, ...backends };

@@ -246,7 +246,10 @@ function problemResponse(
     content: {
       "application/problem+json": {
         schema: {
-          allOf: [problemRef, { type: "object", properties: { code: { enum: codes } } }],
+          allOf: [
+            problemRef,
+            { type: "object", required: ["code"], properties: { code: { enum: codes } } },
+          ],
         },
       },
     },
