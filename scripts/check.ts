@@ -128,6 +128,8 @@ for (const path of workspaces)
   await step(`typecheck ${name(path)}`, ["bun", "x", "tsc", "-p", "."], { cwd: path });
 await step("typecheck scripts, benchmarks, infra", ["bun", "x", "tsc", "-p", "."]);
 await step("lint", ["bun", "x", "biome", "check", "--error-on-warnings", "."]);
+// The OpenAPI documents the apps and the gateway serve: Redocly `recommended`, Spectral `oas`.
+await step("OpenAPI lint", ["bun", "scripts/openapi-lint.ts"], { env: embedded });
 await testStep("compose and container checks", join(root, "infra"), embedded);
 
 const bothBackends = Boolean(backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL);
@@ -135,8 +137,11 @@ for (const path of workspaces.filter(hasTests)) {
   await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded, !bothBackends);
 }
 
-/** Workspaces whose tests use no database or shared store: once is enough (the site's stack runs on memory stores whatever the environment says). */
-const BACKEND_FREE = new Set(["apps/web"]);
+/**
+ * Workspaces whose tests use no database or shared store: once is enough (the site's stack, and
+ * the client's, run on memory stores and SQLite whatever the environment says).
+ */
+const BACKEND_FREE = new Set(["apps/web", "packages/client"]);
 
 if (bothBackends) {
   const env = { ...embedded, ...backends };

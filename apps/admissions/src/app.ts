@@ -57,6 +57,7 @@ import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
+import { MODELS } from "./openapi-models.ts";
 import { workflowMoveDeps } from "./wiring.ts";
 
 type Overrides = Partial<
@@ -148,7 +149,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
-    .use(api(packageJson.version))
+    .use(api(packageJson.version, MODELS))
     .use(probes({ db, store }))
     .use(
       auth({

@@ -53,7 +53,12 @@ export {
   type RateLimitPolicy,
   rateLimitHeaders,
 } from "./rate-limit.ts";
-export { type RateLimitOptions, type RateLimitRule, rateLimits } from "./rate-limit-macro.ts";
+export {
+  RATE_LIMIT_EXTENSION,
+  type RateLimitOptions,
+  type RateLimitRule,
+  rateLimits,
+} from "./rate-limit-macro.ts";
 export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
 export {
   createStore,

@@ -5,13 +5,7 @@ import {
   type TrustedProxies,
 } from "@platform/server";
 import { Elysia } from "elysia";
-import {
-  jsonBody,
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
@@ -80,20 +74,18 @@ export const dataRights = (
       {
         auth: APPLICANTS,
         rateLimit: { key: "user", limiter: exports },
+        response: problems("FORBIDDEN", "RATE_LIMITED"),
         detail: {
           tags,
           summary: "Download everything held about you: data.json and your files, one ZIP",
           description:
-            "Streamed as it is made. `data.json` holds your account, profile and its history, applications with their history, documents' details, payments and refunds, fee waivers, audit entries about you (staff by role only), the emails sent to you and your data requests; `files/<application>/<document>-<name>` your uploads. Recorded as a completed `export` request, and emailed to you. 5 per hour.",
+            "Streamed as it is made. `data.json` holds your account, profile and its history, applications with their history, documents' details, payments and refunds, fee waivers, audit entries about you (staff by role only), the emails sent to you, your sign-ins and your data requests; `files/<application>/<document>-<name>` your uploads. Recorded as a completed `export` request, and emailed to you. 5 per hour.",
           security: writeSecurity,
           responses: {
             200: {
               description: "A ZIP archive, Content-Disposition: attachment",
               content: { "application/zip": { schema: { type: "string", format: "binary" } } },
             },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Not an applicant, or a cookie without X-CSRF-Token"),
-            429: problemResponse("More than 5 exports in an hour (RATE_LIMITED)"),
           },
         },
       },
@@ -108,7 +100,15 @@ export const dataRights = (
         auth: APPLICANTS,
         rateLimit: { key: "user", limiter: erasures },
         ...jsonBody(ErasureBody),
-        response: { 201: DataRequest, ...problemResponses(400, 401, 403, 409, 415, 422, 429) },
+        response: {
+          201: DataRequest,
+          ...problems(
+            "FORBIDDEN",
+            "CONFIRMATION_FAILED",
+            "ERASURE_ALREADY_REQUESTED",
+            "RATE_LIMITED",
+          ),
+        },
         detail: {
           tags,
           summary: "Ask for your account and personal data to be erased (password again)",
@@ -124,7 +124,7 @@ export const dataRights = (
       {
         auth: ["applicant", "admin"],
         query: RequestsQuery,
-        response: { 200: DataRequestPage, ...problemResponses(401, 403, 422) },
+        response: { 200: DataRequestPage, ...problems("FORBIDDEN") },
         detail: {
           tags,
           summary: "Data-rights requests: your own (applicants), everyone's (admins)",
@@ -135,7 +135,7 @@ export const dataRights = (
     .get("/requests/:id/", ({ actor, params }) => getRequest(deps, actor, params.id), {
       auth: ["applicant", "admin"],
       params: RequestParams,
-      response: { 200: DataRequest, ...problemResponses(401, 403, 404) },
+      response: { 200: DataRequest, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "One request (yours, or any for admins)", security: readSecurity },
     })
     .post(
@@ -144,7 +144,10 @@ export const dataRights = (
       {
         auth: APPLICANTS,
         params: RequestParams,
-        response: { 200: DataRequest, ...problemResponses(401, 403, 404, 409) },
+        response: {
+          200: DataRequest,
+          ...problems("FORBIDDEN", "NOT_FOUND", "DATA_REQUEST_NOT_PENDING"),
+        },
         detail: {
           tags,
           summary: "Cancel your erasure request while it waits",
@@ -159,7 +162,10 @@ export const dataRights = (
       {
         auth: ADMINS,
         params: RequestParams,
-        response: { 200: DataRequest, ...problemResponses(401, 403, 404, 409) },
+        response: {
+          200: DataRequest,
+          ...problems("FORBIDDEN", "NOT_FOUND", "DATA_REQUEST_NOT_PENDING"),
+        },
         detail: {
           tags,
           summary: "Approve a waiting erasure (admins): the account is erased now",
@@ -177,7 +183,10 @@ export const dataRights = (
         auth: ADMINS,
         params: RequestParams,
         ...jsonBody(RejectBody),
-        response: { 200: DataRequest, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: DataRequest,
+          ...problems("FORBIDDEN", "NOT_FOUND", "DATA_REQUEST_NOT_PENDING"),
+        },
         detail: {
           tags,
           summary: "Reject a waiting erasure (admins), saying why; the applicant is emailed",

@@ -1,6 +1,6 @@
 import { clientGuards, createRateLimiter, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -42,7 +42,7 @@ export const mfa = (
     .use(deps.guard)
     .get("/", ({ actor }) => mfaStatus(deps, actor), {
       auth: STAFF,
-      response: { 200: MfaStatus, ...problemResponses(401, 403) },
+      response: { 200: MfaStatus, ...problems("FORBIDDEN") },
       detail: { tags, summary: "Your two-factor authentication (staff)", security: readSecurity },
     })
     .post(
@@ -53,7 +53,7 @@ export const mfa = (
       },
       {
         auth: STAFF,
-        response: { 201: TotpEnrolment, ...problemResponses(401, 403, 409) },
+        response: { 201: TotpEnrolment, ...problems("FORBIDDEN", "MFA_ALREADY_ENABLED") },
         detail: {
           tags,
           summary: "Start enrolling an authenticator app: a new secret and its otpauth:// URI",
@@ -71,7 +71,16 @@ export const mfa = (
         auth: STAFF,
         ...limited,
         ...jsonBody(ConfirmBody),
-        response: { 200: RecoveryCodes, ...problemResponses(400, 401, 403, 409, 415, 422, 429) },
+        response: {
+          200: RecoveryCodes,
+          ...problems(
+            "FORBIDDEN",
+            "CONFIRMATION_FAILED",
+            "MFA_ENROLMENT_NOT_STARTED",
+            "MFA_ALREADY_ENABLED",
+            "RATE_LIMITED",
+          ),
+        },
         detail: {
           tags,
           summary: "Turn MFA on with the app's first code; returns 10 recovery codes, shown once",
@@ -88,7 +97,10 @@ export const mfa = (
         auth: STAFF,
         ...limited,
         ...jsonBody(DisableBody),
-        response: { 200: MfaStatus, ...problemResponses(400, 401, 403, 409, 415, 422, 429) },
+        response: {
+          200: MfaStatus,
+          ...problems("FORBIDDEN", "CONFIRMATION_FAILED", "MFA_NOT_ENABLED", "RATE_LIMITED"),
+        },
         detail: {
           tags,
           summary: "Turn MFA off, with the password and a code or recovery code",
@@ -106,7 +118,10 @@ export const mfa = (
         auth: STAFF,
         ...limited,
         ...jsonBody(ConfirmBody),
-        response: { 200: RecoveryCodes, ...problemResponses(400, 401, 403, 409, 415, 422, 429) },
+        response: {
+          200: RecoveryCodes,
+          ...problems("FORBIDDEN", "CONFIRMATION_FAILED", "MFA_NOT_ENABLED", "RATE_LIMITED"),
+        },
         detail: {
           tags,
           summary: "Ten new recovery codes for a current code; the old ones stop working",

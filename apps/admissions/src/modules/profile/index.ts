@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import {
@@ -28,13 +28,13 @@ export const profile = (deps: ProfileDeps & { guard: AuthGuard }) =>
     .use(deps.guard)
     .get("/", ({ actor }) => getProfile(deps, actor), {
       auth: APPLICANTS,
-      response: { 200: Profile, ...problemResponses(401, 403) },
+      response: { 200: Profile, ...problems("FORBIDDEN") },
       detail: { tags, summary: "Your profile (applicants)", security: readSecurity },
     })
     .put("/", ({ actor, body }) => replaceProfile(deps, actor, body), {
       auth: APPLICANTS,
       ...jsonBody(ProfileReplace),
-      response: { 200: Profile, ...problemResponses(400, 401, 403, 409, 415, 422) },
+      response: { 200: Profile, ...problems("FORBIDDEN", "VERSION_CONFLICT") },
       detail: {
         tags,
         summary: "Replace your profile: every field, null for one left empty",
@@ -45,7 +45,7 @@ export const profile = (deps: ProfileDeps & { guard: AuthGuard }) =>
     .patch("/", ({ actor, body }) => patchProfile(deps, actor, body), {
       auth: APPLICANTS,
       ...jsonBody(ProfilePatch),
-      response: { 200: Profile, ...problemResponses(400, 401, 403, 409, 415, 422) },
+      response: { 200: Profile, ...problems("FORBIDDEN", "VERSION_CONFLICT") },
       detail: {
         tags,
         summary: "Change some fields of your profile",
@@ -59,7 +59,7 @@ export const profile = (deps: ProfileDeps & { guard: AuthGuard }) =>
       {
         auth: APPLICANTS,
         query: HistoryQuery,
-        response: { 200: ProfileHistoryPage, ...problemResponses(401, 403, 422) },
+        response: { 200: ProfileHistoryPage, ...problems("FORBIDDEN") },
         detail: {
           tags,
           summary: "Every change to your profile: who, when, each field before and after",
