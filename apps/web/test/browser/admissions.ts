@@ -12,7 +12,7 @@ import { SQL } from "bun";
 const ADMISSIONS_DIR = join(import.meta.dir, "..", "..", "..", "admissions");
 export const ADMIN = { email: "head@portal-test.example", password: "a-long-admin-password" };
 
-export async function admissionsBackend(smtpUrl: string) {
+export async function admissionsBackend(smtpUrl?: string) {
   const dir = mkdtempSync(join(tmpdir(), "portal-admissions-"));
   const server = process.env.TEST_DATABASE_URL;
   let database = "";
@@ -38,7 +38,7 @@ export async function admissionsBackend(smtpUrl: string) {
     ADMISSIONS_PORTAL_URL: base,
     ADMISSIONS_PAYMENT_RETURN_URL: `${base}/payments/return`,
     ADMISSIONS_MAIL_FROM: "Admissions Office <admissions@portal-test.example>",
-    SMTP_URL: smtpUrl,
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
     ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
   });
   const createAdmin = (base: string) => {

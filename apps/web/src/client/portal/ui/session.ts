@@ -12,7 +12,9 @@ export function safeNext(value: string | null): string {
   return value?.startsWith("/") && !value.startsWith("//") ? value : "/portal/applications/";
 }
 
-export const loginUrl = () => `/portal/login?next=${encodeURIComponent(location.pathname)}`;
+/** The sign-in page, then back here (with the query: Stripe's return page needs its `payment`). */
+export const loginUrl = () =>
+  `/portal/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 
 /** The signed-in account, or anonymous. `required`: an anonymous visitor is sent to sign in. */
 export function useSession(required = false): SessionState {
