@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createLogger } from "@platform/server";
+import { createLogger, memorySink } from "@platform/server";
 import { createApp } from "../src/app.ts";
 import { buildClient } from "../src/build/bundle.ts";
 import { en } from "../src/client/portal/i18n/en.ts";
@@ -56,6 +56,21 @@ describe("portal pages", () => {
   test("a token in the address is never written into the page", async () => {
     const html = await (await get("/account/reset-password?token=secret-token-value")).text();
     expect(html).not.toContain("secret-token-value");
+  });
+
+  test("the access log keeps the path, not the token in the query", async () => {
+    const sink = memorySink();
+    const logged = createApp({
+      logger: createLogger({ service: "web", level: "info", sink }),
+      bundle: () => bundle,
+    });
+    await logged.handle(
+      new Request("http://web.test/account/verify-email?token=secret-token-value"),
+    );
+    await Bun.sleep(10);
+    const lines = JSON.stringify(sink.lines());
+    expect(lines).toContain("/account/verify-email");
+    expect(lines).not.toContain("secret-token-value");
   });
 
   test("the language: the visitor's choice, else Accept-Language, else English", async () => {
