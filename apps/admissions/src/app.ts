@@ -23,6 +23,7 @@ import { accessTokens } from "./modules/auth/service.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
+import { dataRights } from "./modules/data-rights/index.ts";
 import { decision } from "./modules/decision/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
@@ -35,6 +36,8 @@ import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
+import { mfa } from "./modules/mfa/index.ts";
+import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -45,6 +48,7 @@ import {
   type PaymentsDeps,
   stripeProvider,
 } from "./modules/payments/service.ts";
+import { profile } from "./modules/profile/index.ts";
 import { queue } from "./modules/queue/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
@@ -89,16 +93,27 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function createApp(deps: AppDeps) {
   const { db, store, logger } = deps;
   const now = deps.now ?? Date.now;
+  const sessionTtlMs = deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs;
   const portalUrl = deps.portalUrl ?? DEFAULT_SETTINGS.portalUrl;
+  const mfaSettings = mfaDeps({
+    db,
+    store,
+    now,
+    sessionTtlMs,
+    portalUrl,
+    keyMaterial: deps.mfaKey ?? deps.jwtSecret,
+    adminRequired: deps.adminMfaRequired ?? DEFAULT_SETTINGS.adminMfaRequired,
+  });
   const authDeps: AuthDeps = {
     db,
     store,
     tokens: accessTokens(deps.jwtSecret),
     now,
-    sessionTtlMs: deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs,
+    sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
     afterRegister: verifyOnRegistration({ portalUrl, now }),
+    secondFactor: mfaSecondFactor(mfaSettings),
   };
   const guard = authGuard(authDeps);
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
@@ -122,6 +137,8 @@ export function createApp(deps: AppDeps) {
     manualInstructions: paymentSettings.manualInstructions,
     checkoutTtlMs: paymentSettings.checkoutTtlMs,
   };
+  const documentStorage =
+    deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
   return new Elysia()
     .use(
       platform({
@@ -153,6 +170,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(sessions({ db, store, now, guard }))
+    .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
+    .use(profile({ db, now, portalUrl, guard }))
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(
       applications({
@@ -181,9 +200,7 @@ export function createApp(deps: AppDeps) {
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,
-        storage:
-          deps.documentStorage ??
-          localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir),
+        storage: documentStorage,
         limits: DOCUMENT_LIMITS,
         maxPerApplication:
           deps.maxDocumentsPerApplication ?? DEFAULT_SETTINGS.maxDocumentsPerApplication,
@@ -196,6 +213,22 @@ export function createApp(deps: AppDeps) {
         guard,
         trustedProxies: deps.trustedProxies,
         stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
+      }),
+    )
+    .use(
+      dataRights({
+        db,
+        store,
+        logger,
+        now,
+        storage: documentStorage,
+        move,
+        portalUrl,
+        passwordCost: authDeps.passwordCost,
+        retentionYears: deps.paymentRetentionYears ?? DEFAULT_SETTINGS.paymentRetentionYears,
+        guard,
+        rateLimiting,
+        trustedProxies: deps.trustedProxies,
       }),
     )
     .use(fee({ ...paymentsDeps, guard }))

@@ -2,6 +2,7 @@ import type { Logger } from "@platform/server";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
+import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
@@ -9,6 +10,7 @@ import {
   deliverDueEmails,
   notificationEffects,
 } from "./modules/outbox/service.ts";
+import { profileSnapshotEffects } from "./modules/profile/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -21,8 +23,9 @@ import { combineEffects, startJobs, type WorkflowSettings } from "./modules/work
 
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
- * the submission guards and the decision rules first (they may refuse), then the applicant's
- * email and the audit entry, all in the move's transaction.
+ * the submission guards and the decision rules first (they may refuse), the applicant's profile
+ * copied at submission, then the applicant's email and the audit entry, all in the move's
+ * transaction.
  */
 export const workflowMoveDeps = (
   db: Db,
@@ -33,6 +36,7 @@ export const workflowMoveDeps = (
   effects: combineEffects(
     submissionEffects(checks),
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
+    profileSnapshotEffects,
     notificationEffects,
     auditEffects,
   ),
@@ -47,11 +51,15 @@ export type JobsDeps = {
   delivery: DeliveryPolicy;
 };
 
-/** One pass of the background work: expire the offers due, then deliver the emails due. */
+/**
+ * One pass of the background work: expire the offers due, deliver the emails due, delete the
+ * payment records of erased applicants whose retention period is over.
+ */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
-  return { expired, ...delivered };
+  const purged = await purgeExpiredPayments(deps.db, deps.now());
+  return { expired, ...delivered, purged };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */

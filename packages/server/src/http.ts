@@ -1,3 +1,4 @@
+import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
@@ -24,7 +25,26 @@ export function requestIdFor(request: Request): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
 }
 
-type ValueIssue = { path?: string; message: string; schema?: { enum?: unknown[] } };
+type ValueIssue = {
+  path?: string;
+  message: string;
+  type?: number;
+  schema?: { enum?: unknown[] };
+  /** A union's issues, one iterator per variant (TypeBox). */
+  errors?: Iterable<ValueIssue>[];
+};
+
+/**
+ * A nullable field holding a bad value fails as a whole union ("Expected union value"); what
+ * the client needs is why the value failed its non-null variant ("Expected string to match …").
+ */
+function innermost(issue: ValueIssue): ValueIssue {
+  if (issue.type !== ValueErrorType.Union || !issue.errors) return issue;
+  const variants = issue.errors.map((it) => [...it]);
+  const notNull = variants.filter((v) => !v.every((e) => e.type === ValueErrorType.Null));
+  const [first] = notNull.length === 1 ? (notNull[0] ?? []) : [];
+  return first ? innermost(first) : issue;
+}
 
 /**
  * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
@@ -44,7 +64,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ValidationError) {
-    const errors = (error.all as ValueIssue[]).map((e) => ({
+    const errors = (error.all as ValueIssue[]).map(innermost).map((e) => ({
       path: `/${error.type}${e.path ?? ""}`,
       message: Array.isArray(e.schema?.enum)
         ? `Expected one of: ${e.schema.enum.join(", ")}`
