@@ -139,7 +139,8 @@ for (const path of workspaces.filter(hasTests)) {
 
 /**
  * Workspaces whose tests use no database or shared store: once is enough (the site's stack, and
- * the client's, run on memory stores and SQLite whatever the environment says).
+ * the client's, run on memory stores and SQLite whatever the environment says; the portal's
+ * browser file, which does use admissions' database, runs again below).
  */
 const BACKEND_FREE = new Set(["apps/web", "packages/client"]);
 
@@ -148,6 +149,13 @@ if (bothBackends) {
   for (const path of workspaces.filter((p) => hasTests(p) && !BACKEND_FREE.has(name(p)))) {
     await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
   }
+  // The site's tests use no database, but the portal's run through the admissions app: again
+  // on PostgreSQL + Redis.
+  await testStep("tests apps/web portal (PostgreSQL + Redis)", join(root, "apps/web"), env, true, [
+    "bun",
+    "test",
+    "test/browser/portal.test.ts",
+  ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;
   console.warn(`\n!! ${message}`);
