@@ -45,16 +45,16 @@ type OtlpExport = {
   }[];
 };
 
-function valueOf(value: OtlpValue): AttributeValue {
+function plainValue(value: OtlpValue): AttributeValue {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  return (value.arrayValue?.values ?? []).map(valueOf);
+  return (value.arrayValue?.values ?? []).map(plainValue);
 }
 
 const attributesOf = (list: OtlpAttribute[] = []) =>
-  Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
+  Object.fromEntries(list.map(({ key, value }) => [key, plainValue(value)]));
 
 export async function startOtlpReceiver() {
   const spans: ReceivedSpan[] = [];
