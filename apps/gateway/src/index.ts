@@ -4,6 +4,7 @@ import {
   exitOnStartupError,
   parseTrustedProxies,
   serve,
+  startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -13,7 +14,9 @@ import { routingTable } from "./modules/proxy/routes.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
-  const metrics = createMetrics("gateway");
+  await startTracing({ service: "gateway", env, logger });
+  // Counted only when something can read them: every request pays for the counting.
+  const metrics = env.GATEWAY_METRICS_PORT ? createMetrics("gateway") : undefined;
   const routes = routingTable(env);
   logger.info("routes", {
     routes: routes.map(({ upstream, prefixes, target, timeoutMs }) => ({

@@ -69,6 +69,7 @@ export {
 export {
   errorType,
   injectTraceContext,
+  type Span,
   SpanKind,
   type SpanOptions,
   startTracing,

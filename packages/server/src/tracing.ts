@@ -25,7 +25,7 @@ import type { TracingEnv } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import { type RequestScope, requestIdFor, runInScope } from "./request-scope.ts";
 
-export { SpanKind } from "@opentelemetry/api";
+export { type Span, SpanKind } from "@opentelemetry/api";
 
 type Provider = { forceFlush(): Promise<void>; shutdown(): Promise<void> };
 
