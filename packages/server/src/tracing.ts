@@ -129,13 +129,20 @@ function pathOf(url: string): string {
 }
 
 /**
+ * Liveness and readiness probes are not traced: asked every few seconds by the orchestrator and
+ * the gateway, they would bury the traces of real requests.
+ */
+const PROBE = /^https?:\/\/[^/]+\/(health\/(live|ready)|gateway\/(live|health))\/?(\?|$)/;
+const isProbe = (url: string) => PROBE.test(url);
+
+/**
  * Serves one request inside its scope: the request id for the logs and, with tracing on, a
  * server span that continues the caller's `traceparent` and is the parent of everything the
  * request does. The span is ended with the access-log line (`endServerSpan`).
  */
 export function inRequestScope<T>(request: Request, handle: () => T): T {
   const requestId = requestIdFor(request);
-  if (!tracer || !propagator) return runInScope({ requestId }, handle);
+  if (!tracer || !propagator || isProbe(request.url)) return runInScope({ requestId }, handle);
   const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
   const span = tracer.startSpan(
     request.method,

@@ -37,6 +37,7 @@ const app = new Elysia()
   .get("/broken", () => {
     throw new Error("secret detail that must not be recorded");
   })
+  .get("/health/live", () => ({ status: "ok" }))
   .get("/teapot", () => {
     throw new HttpProblem("NOT_FOUND", { detail: "no such thing" });
   });
@@ -115,6 +116,8 @@ describe("tracing on", async () => {
     // The caller decided not to sample: nothing is exported, the logs still name the trace.
     await send("/items/1", { traceparent: traceparent("00"), "x-request-id": "req-unsampled" });
     await send("/items/2", { "x-request-id": "req-new-trace" });
+    // Probes are not traced: they would bury the real requests.
+    await send("/health/live", { traceparent: traceparent("01"), "x-request-id": "req-probe" });
     await stopTracing();
     expect(tracingEnabled()).toBe(false);
 
@@ -162,6 +165,8 @@ describe("tracing on", async () => {
     const unsampled = linesOf("req-unsampled");
     expect(unsampled.every((line) => line.traceId === TRACE)).toBe(true);
     expect(spans.filter((span) => span.traceId === TRACE)).toHaveLength(4);
+    expect(spans.some((span) => span.attributes["url.path"] === "/health/live")).toBe(false);
+    expect(linesOf("req-probe")[0]).not.toHaveProperty("traceId");
 
     const fresh = linesOf("req-new-trace")[0];
     expect(fresh?.traceId).toMatch(/^[0-9a-f]{32}$/);
