@@ -6,13 +6,15 @@
  * traces nothing (no OTEL endpoint); "on" serves /metrics and exports every sampled trace over
  * OTLP/HTTP to a sink in this process, which reads each export whole and counts its spans, as a
  * collector's receiver would. Prints throughput, latency and the gateway's CPU per request for
- * each, and the ratios to "off" (the budget: "on" keeps ≥ 95 % of the throughput).
+ * each, and each one's ratio to the first variant, taken round by round (the budget: metrics and
+ * tracing on keep ≥ 95 % of the throughput).
  *
  *   bun benchmarks/gateway/observability.ts [--duration 10] [--rounds 5] [--connections 50]
  *     [--variants off,all:1,all:0.1]
  *
  * Variants: `off`; `metrics` (metrics only); `trace:R` (tracing only, a share R of the traces
- * sampled); `all:R` (both). The first is the baseline the ratios are taken against.
+ * sampled); `all:R` (both); `before:DIR` (the gateway of another checkout, as it is: say, the
+ * commit before tracing). The first is the baseline the ratios are taken against.
  *
  * Needs wrk (Debian: apt-get install wrk). Loopback only, bounded in time.
  */
@@ -51,7 +53,7 @@ process.on("SIGINT", () => {
 function start(cwd: string, env: Record<string, string>) {
   // Production-like: access logs on, written to /dev/null.
   const child = Bun.spawn(["bun", "src/index.ts"], {
-    cwd: join(root, cwd),
+    cwd,
     env: { ...process.env, HOST: "127.0.0.1", ...env },
     stdout: "ignore",
     stderr: "inherit",
@@ -79,7 +81,7 @@ const collector = Bun.serve({
 
 try {
   const appPort = await freePort();
-  start("apps/leaderboard", {
+  start(join(root, "apps/leaderboard"), {
     LEADERBOARD_PORT: String(appPort),
     LEADERBOARD_RATE_LIMIT: "100000",
   });
@@ -94,9 +96,13 @@ try {
   }
 
   type Variant = { name: string; url: string; pid: number; metricsUrl?: string };
-  const gateway = async (name: string, env: Record<string, string>): Promise<Variant> => {
+  const gateway = async (
+    name: string,
+    env: Record<string, string>,
+    dir = root,
+  ): Promise<Variant> => {
     const port = await freePort();
-    const child = start("apps/gateway", {
+    const child = start(join(dir, "apps/gateway"), {
       GATEWAY_PORT: String(port),
       LEADERBOARD_PORT: String(appPort),
       ...env,
@@ -116,6 +122,11 @@ try {
   const variants: Variant[] = [];
   for (const spec of values.variants.split(",")) {
     const [what = "", ratio = "1"] = spec.split(":");
+    if (what === "before") {
+      // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
+      variants.push(await gateway(`before (${ratio})`, {}, ratio));
+      continue;
+    }
     const metrics = what === "metrics" || what === "all";
     const tracing = what === "trace" || what === "all";
     if (!metrics && !tracing && what !== "off") throw new Error(`unknown variant ${spec}`);
@@ -147,32 +158,41 @@ try {
     }
   }
 
+  // Each variant against the baseline (the first) in the same round, then the median of those
+  // ratios: other work on the machine comes and goes, and a round's neighbours share it.
   const f = (n: number, digits = 3) => (Number.isNaN(n) ? "-" : n.toFixed(digits));
+  const baseline = results.get(variants[0]?.name ?? "") ?? [];
   const summary = variants.map(({ name }) => {
     const runs = results.get(name) ?? [];
+    const ratio = (pick: (r: Result) => number) =>
+      median(runs.map((r, i) => pick(r) / pick(baseline[i] ?? r)));
     return {
       name,
       rps: median(runs.map((r) => r.rps)),
+      rpsRatio: ratio((r) => r.rps),
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
       cpu: median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN)),
+      cpuRatio: ratio((r) => r.cpuUsPerRequest ?? Number.NaN),
       all: runs.map((r) => r.rps.toFixed(0)).join(", "),
     };
   });
-  const off = summary[0];
+  const base = variants[0]?.name ?? "";
   console.log(
-    "\n| gateway | req/s (median) | vs off | p50 ms | p99 ms | gateway CPU µs/req | vs off | req/s, each round |",
+    `\n| gateway | req/s | vs ${base} | p50 ms | p99 ms | gateway CPU µs/req | vs ${base} | req/s, each round |`,
   );
   console.log("|---|---:|---:|---:|---:|---:|---:|---|");
   for (const s of summary) {
     console.log(
-      `| ${s.name} | ${s.rps.toFixed(0)} | ${f(s.rps / (off?.rps ?? Number.NaN), 3)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 1)} | ${f(s.cpu / (off?.cpu ?? Number.NaN), 3)} | ${s.all} |`,
+      `| ${s.name} | ${s.rps.toFixed(0)} | ${f(s.rpsRatio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 1)} | ${f(s.cpuRatio)} | ${s.all} |`,
     );
   }
+  console.log(
+    `\nMedians over the rounds; "vs ${base}": the median of each round's ratio to ${base} in that round.`,
+  );
   for (const s of summary.slice(1)) {
-    const kept = s.rps / (off?.rps ?? Number.NaN);
     console.log(
-      `\n${s.name}: throughput ${f(kept * 100, 1)} % of off (budget ≥ 95 %: ${kept >= 0.95 ? "met" : "missed"}), +${f(s.cpu - (off?.cpu ?? Number.NaN), 1)} µs CPU per request`,
+      `${s.name}: throughput ${f(s.rpsRatio * 100, 1)} % of ${base} (budget ≥ 95 %: ${s.rpsRatio >= 0.95 ? "met" : "missed"}), gateway CPU per request × ${f(s.cpuRatio)}`,
     );
   }
 

@@ -28,6 +28,8 @@ const traced = {
   LOG_LEVEL: "info",
   OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
   OTEL_BSP_SCHEDULE_DELAY: "60000",
+  // Every trace recorded, whatever the default ratio.
+  OTEL_TRACES_SAMPLER_ARG: "1",
 };
 const start = (app: string, env: Record<string, string>) =>
   Bun.spawn(["bun", "run", "start"], { cwd: join(APPS, app), env, stdout: "pipe", stderr: "pipe" });

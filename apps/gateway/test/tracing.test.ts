@@ -79,6 +79,20 @@ describe("tracing on", async () => {
     expect(seen.tracestate).toBe(incoming.tracestate);
   });
 
+  test("an unsampled caller: the upstream is told the trace, not sampled, under the gateway", async () => {
+    const base = await startScoped([routeTo("leaderboard", echo.target, ["/api/leaderboard"])]);
+    const seen = await seenBy(
+      await fetch(`${base}/api/leaderboard`, {
+        headers: { ...incoming, traceparent: `00-${TRACE}-${CALLER_SPAN}-00` },
+      }),
+    );
+    const [, traceId, parentId] = TRACEPARENT.exec(seen.traceparent ?? "") ?? [];
+    expect(traceId).toBe(TRACE);
+    expect(parentId).not.toBe(CALLER_SPAN);
+    expect(seen.traceparent).toEndWith("-00");
+    expect(seen.tracestate).toBe(incoming.tracestate);
+  });
+
   test("a retried request: a client span per attempt, the refused one marked failed", async () => {
     const dead = await deadTarget();
     const base = await startScoped([

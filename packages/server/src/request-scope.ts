@@ -13,6 +13,8 @@ export type RequestScope = {
   readonly spanId?: string;
   /** The server span, ended with the access-log line (http.ts); then removed. */
   span?: Span;
+  /** An unsampled request's context for the next service (it has no span): trace-context.ts. */
+  readonly traceparent?: string;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -23,7 +23,8 @@ import {
 } from "@opentelemetry/api";
 import type { TracingEnv } from "./env.ts";
 import type { Logger } from "./logger.ts";
-import { type RequestScope, requestIdFor, runInScope } from "./request-scope.ts";
+import { currentScope, type RequestScope, requestIdFor, runInScope } from "./request-scope.ts";
+import { newIds, parseTraceparent, unsampledTraceparent } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
 
@@ -33,6 +34,8 @@ type Provider = { forceFlush(): Promise<void>; shutdown(): Promise<void> };
 let tracer: Tracer | undefined;
 let provider: Provider | undefined;
 let propagator: TextMapPropagator<Headers> | undefined;
+/** Share of the traces starting here that are recorded (OTEL_TRACES_SAMPLER_ARG). */
+let sampleRatio = 1;
 
 export const tracingEnabled = (): boolean => tracer !== undefined;
 
@@ -66,11 +69,9 @@ export async function startTracing(opts: {
     resource: resourceFromAttributes({
       "service.name": opts.env.OTEL_SERVICE_NAME ?? opts.service,
     }),
-    // The caller's decision is kept (a sampled trace stays whole across the services); a trace
-    // that starts here is kept with probability `ratio`.
-    sampler: new sdk.ParentBasedSampler({
-      root: ratio >= 1 ? new sdk.AlwaysOnSampler() : new sdk.TraceIdRatioBasedSampler(ratio),
-    }),
+    // Sampling is decided before a span is started (inRequestScope, withSpan): the SDK only
+    // ever sees what is recorded.
+    sampler: new sdk.AlwaysOnSampler(),
     spanProcessors: [
       new sdk.BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url }),
@@ -94,6 +95,7 @@ export async function startTracing(opts: {
   propagation.setGlobalPropagator(propagator);
   trace.setGlobalTracerProvider(next);
   provider = next;
+  sampleRatio = ratio;
   tracer = next.getTracer("@platform/server");
   opts.logger.info("tracing on", { endpoint: url, sampleRatio: ratio, service: opts.service });
   return true;
@@ -102,6 +104,7 @@ export async function startTracing(opts: {
 /** Exports what is buffered and unregisters everything (shutdown, and tests). */
 export async function stopTracing(): Promise<void> {
   const stopping = provider;
+  sampleRatio = 1;
   tracer = undefined;
   provider = undefined;
   propagator = undefined;
@@ -143,6 +146,13 @@ const isProbe = (url: string) => PROBE.test(url);
 export function inRequestScope<T>(request: Request, handle: () => T): T {
   const requestId = requestIdFor(request);
   if (!tracer || !propagator || isProbe(request.url)) return runInScope({ requestId }, handle);
+  // The caller's decision is kept, so a trace is recorded whole across the services or not at
+  // all; a trace that starts here is recorded with probability OTEL_TRACES_SAMPLER_ARG.
+  const caller = parseTraceparent(request.headers.get("traceparent"));
+  if (!(caller ? caller.sampled : Math.random() < sampleRatio)) {
+    const ids = newIds(caller?.traceId);
+    return runInScope({ requestId, ...ids, traceparent: unsampledTraceparent(ids) }, handle);
+  }
   const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
   const span = tracer.startSpan(
     request.method,
@@ -200,9 +210,12 @@ export function withSpan<T>(
   if (!tracer) return work(undefined);
   const active = context.active();
   const parent = trace.getSpan(active);
-  if (parent ? !parent.isRecording() : !options.root) return work(undefined);
+  if (parent ? !parent.isRecording() : !options.root || !startsTrace()) return work(undefined);
   return inSpan(tracer.startSpan(name, options, active), active, work);
 }
+
+/** A root span: only outside any request (an unsampled one has no span), and sampled. */
+const startsTrace = () => currentScope() === undefined && Math.random() < sampleRatio;
 
 async function inSpan<T>(
   span: Span,
@@ -236,5 +249,8 @@ export function errorType(error: unknown): string {
  * client's own `traceparent` goes through the gateway untouched.
  */
 export function injectTraceContext(headers: Headers, from: Context = context.active()): void {
-  if (propagator) propagator.inject(from, headers, headerSetter);
+  if (!propagator) return;
+  const unsampled = currentScope()?.traceparent;
+  if (unsampled && !trace.getSpan(from)) headers.set("traceparent", unsampled);
+  else propagator.inject(from, headers, headerSetter);
 }
