@@ -72,8 +72,11 @@ export const tracingEnv = {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collectorUrl,
   /** Unset: the app's own name (gateway, admissions, …). */
   OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
-  /** Share of the traces that start here kept (0–1); a caller's decision is always followed. */
-  OTEL_TRACES_SAMPLER_ARG: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
+  /**
+   * Share of the traces that start here recorded (0–1); a caller's decision is always followed.
+   * 1 % by default: recording more costs the gateway more than its budget (docs/performance.md).
+   */
+  OTEL_TRACES_SAMPLER_ARG: Type.Number({ minimum: 0, maximum: 1, default: 0.01 }),
   /** Longest wait before a batch of spans is sent (a full batch of 512 goes at once). */
   OTEL_BSP_SCHEDULE_DELAY: Type.Integer({ minimum: 1, maximum: 600_000, default: 5_000 }),
 } as const;

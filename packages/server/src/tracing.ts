@@ -23,7 +23,13 @@ import {
 } from "@opentelemetry/api";
 import type { TracingEnv } from "./env.ts";
 import type { Logger } from "./logger.ts";
-import { currentScope, type RequestScope, requestIdFor, runInScope } from "./request-scope.ts";
+import {
+  currentScope,
+  type RequestScope,
+  requestIdFor,
+  runInScope,
+  scopeContextManager,
+} from "./request-scope.ts";
 import { newIds, parseTraceparent, unsampledTraceparent } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
@@ -57,11 +63,10 @@ export async function startTracing(opts: {
 }): Promise<boolean> {
   const url = tracesUrl(opts.env);
   if (!url || tracer) return tracer !== undefined;
-  const [sdk, { OTLPTraceExporter }, { resourceFromAttributes }, hooks, core] = await Promise.all([
+  const [sdk, { OTLPTraceExporter }, { resourceFromAttributes }, core] = await Promise.all([
     import("@opentelemetry/sdk-trace"),
     import("@opentelemetry/exporter-trace-otlp-http"),
     import("@opentelemetry/resources"),
-    import("@opentelemetry/context-async-hooks"),
     import("@opentelemetry/core"),
   ]);
   const ratio = opts.env.OTEL_TRACES_SAMPLER_ARG;
@@ -90,7 +95,7 @@ export async function startTracing(opts: {
     },
     DiagLogLevel.WARN,
   );
-  context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  context.setGlobalContextManager(scopeContextManager);
   propagator = new core.W3CTraceContextPropagator();
   propagation.setGlobalPropagator(propagator);
   trace.setGlobalTracerProvider(next);
@@ -163,8 +168,8 @@ export function inRequestScope<T>(request: Request, handle: () => T): T {
     parent,
   );
   const { traceId, spanId } = span.spanContext();
-  const scope: RequestScope = { requestId, traceId, spanId, span };
-  return context.with(trace.setSpan(parent, span), () => runInScope(scope, handle));
+  const scope = { requestId, traceId, spanId, span, context: trace.setSpan(parent, span) };
+  return runInScope(scope, handle);
 }
 
 /** Names the request's server span after its templated route and ends it, once. */
