@@ -4,7 +4,9 @@ import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
 import { type Metrics, routeLabel } from "./metrics.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
+import { currentScope, requestIdFor } from "./request-scope.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
+import { endServerSpan } from "./tracing.ts";
 
 export type PlatformOptions = {
   service: string;
@@ -17,13 +19,7 @@ export type PlatformOptions = {
   metrics?: Metrics;
 };
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** A client's X-Request-Id is kept when it is sane, so one id follows a request end to end. */
-export function requestIdFor(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
-}
+export { requestIdFor };
 
 type ValueIssue = {
   path?: string;
@@ -118,7 +114,8 @@ export function platform(opts: PlatformOptions) {
   const app = new Elysia({ name: "platform", seed: service })
     .onRequest(({ request, set }) => {
       startedAt.set(request, performance.now());
-      set.headers["x-request-id"] = requestIdFor(request);
+      // serve() opened the request's scope with its id; tests calling app.handle() did not.
+      set.headers["x-request-id"] = currentScope()?.requestId ?? requestIdFor(request);
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;
@@ -144,6 +141,7 @@ export function platform(opts: PlatformOptions) {
         metrics.duration.observe(labels, (performance.now() - start) / 1000);
       }
       const problem = answeredWith.get(request);
+      endServerSpan(currentScope(), request, route, status);
       logger.info("request", {
         method: request.method,
         path: pathOf(request.url),
