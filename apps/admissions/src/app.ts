@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import packageJson from "../package.json";
 import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { type AfterResponse, afterResponse } from "./lib/after-response.ts";
 import { account } from "./modules/account/index.ts";
 import { verifyOnRegistration } from "./modules/account/service.ts";
 import { api } from "./modules/api/index.ts";
@@ -83,6 +84,8 @@ export type AppDeps = Overrides & {
   metrics?: Metrics;
   payments?: Partial<PaymentSettings>;
   workflow?: Partial<WorkflowSettings>;
+  /** Work requests start without waiting for it; index.ts waits for it on shutdown. */
+  afterResponse?: AfterResponse;
 };
 
 /**
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps) {
         ...authDeps,
         portalUrl,
         limits: deps.accountLimits ?? DEFAULT_SETTINGS.accountLimits,
+        afterResponse: deps.afterResponse ?? afterResponse(logger),
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,

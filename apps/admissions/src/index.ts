@@ -11,6 +11,7 @@ import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { documentsS3, loadEnv } from "./env.ts";
+import { afterResponse } from "./lib/after-response.ts";
 import { admissionsMetrics } from "./metrics.ts";
 import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
 import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
@@ -44,7 +45,17 @@ try {
   );
   const metrics = createMetrics("admissions");
   admissionsMetrics(metrics, db);
-  const app = createApp({ db, store, logger, documentStorage, move, metrics, ...settings });
+  const later = afterResponse(logger);
+  const app = createApp({
+    db,
+    store,
+    logger,
+    documentStorage,
+    move,
+    metrics,
+    afterResponse: later,
+    ...settings,
+  });
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
     : logMailer(logger);
@@ -71,6 +82,7 @@ try {
     // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
     maxRequestBodySize: 11 * 1024 * 1024,
     onShutdown: async () => {
+      await later.settled();
       await jobs.stop();
       mailer.close();
       await store.close();

@@ -35,9 +35,15 @@ export async function linkIn(ctx: TestContext, to: string, event: string): Promi
 
 export const tokenOf = (link: string) => new URL(link).searchParams.get("token") ?? "";
 
-/** POST with a JSON body, anonymous or as a session (bearer). */
-export const post = (ctx: TestContext, path: string, body?: unknown, who?: Session) =>
-  ctx.app.handle(json("POST", path, body, who ? { token: who.accessToken } : {}));
+/**
+ * POST with a JSON body, anonymous or as a session (bearer); resolves once the work the
+ * request left for after its answer (a reset link's email) is done too.
+ */
+export async function post(ctx: TestContext, path: string, body?: unknown, who?: Session) {
+  const res = await ctx.app.handle(json("POST", path, body, who ? { token: who.accessToken } : {}));
+  await ctx.deps.afterResponse?.settled();
+  return res;
+}
 
 export type Credential = "bearer" | "cookie" | "refresh";
 

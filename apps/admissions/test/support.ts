@@ -9,6 +9,7 @@ import { type AppDeps, createApp } from "../src/app.ts";
 import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { afterResponse } from "../src/lib/after-response.ts";
 import { isoAt } from "../src/lib/ids.ts";
 import type { PageOf } from "../src/lib/pagination.ts";
 import type { Intake, Program } from "../src/modules/catalog/model.ts";
@@ -111,6 +112,7 @@ export async function setupApp(overrides: Partial<AppDeps> = {}) {
     passwordCost: TEST_PASSWORD_COST,
     documentStorage,
     accountLimits: TEST_ACCOUNT_LIMITS,
+    afterResponse: afterResponse(createLogger({ service: "admissions", level: "silent" })),
     ...overrides,
   };
   const app = createApp(deps);

@@ -1,5 +1,6 @@
 import type { SharedStore } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
+import type { AfterResponse } from "../../../lib/after-response.ts";
 import type { LoginThrottlePolicy } from "../../auth/service.ts";
 import type { PasswordCost } from "../../users/model.ts";
 
@@ -22,4 +23,6 @@ export type AccountDeps = {
   /** The web portal's base URL (no trailing slash): where the emailed links lead. */
   portalUrl: string;
   limits: AccountLimits;
+  /** Where a reset request's lookup and email run, after its answer (recovery.ts). */
+  afterResponse: AfterResponse;
 };
