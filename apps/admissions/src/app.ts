@@ -22,6 +22,7 @@ import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
+import { conditions } from "./modules/conditions/index.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
 import { decision } from "./modules/decision/index.ts";
 import { documents } from "./modules/documents/index.ts";
@@ -163,6 +164,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(decision({ ...routed, applications: applicationsDeps }))
+    .use(conditions({ ...routed, move }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))

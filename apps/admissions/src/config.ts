@@ -68,7 +68,10 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
   payments: paymentSettings(env),
   portalUrl: env.ADMISSIONS_PORTAL_URL.replace(/\/+$/, ""),
-  workflow: { offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000 },
+  workflow: {
+    offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
+    conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,
+  },
 });
 
 /** Environment → how the outbox retries failed emails. */

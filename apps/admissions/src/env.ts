@@ -96,6 +96,8 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_PORTAL_URL: T.String({ default: "http://localhost:3000", pattern: "^https?://" }),
   /** An offer's response deadline, in days, when the decision names none. */
   ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
+  /** A condition's due date, in days from the offer, when the decision names none. */
+  ADMISSIONS_CONDITION_DUE_DAYS: T.Integer({ minimum: 1, maximum: 730, default: 90 }),
   /** How often the background work runs (offer expiry, email delivery). */
   ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 3_600_000, default: 5_000 }),
   /** Delivery attempts per email before it is marked dead. */

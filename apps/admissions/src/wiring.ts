@@ -2,6 +2,7 @@ import type { Logger } from "@platform/server";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
+import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
@@ -33,6 +34,7 @@ export const workflowMoveDeps = (
   effects: combineEffects(
     submissionEffects(checks),
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
+    conditionEffects({ defaultDueMs: settings.conditionDueMs }),
     notificationEffects,
     auditEffects,
   ),
@@ -50,8 +52,9 @@ export type JobsDeps = {
 /** One pass of the background work: expire the offers due, then deliver the emails due. */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
+  const conditionsNotMet = await settleOverdueConditions(deps);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
-  return { expired, ...delivered };
+  return { expired, conditionsNotMet, ...delivered };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */
