@@ -47,6 +47,7 @@ import {
   stripeProvider,
 } from "./modules/payments/service.ts";
 import { queue } from "./modules/queue/index.ts";
+import { reasons } from "./modules/reasons/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(decision({ ...routed, applications: applicationsDeps }))
     .use(conditions({ ...routed, move }))
+    .use(reasons(routed))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))

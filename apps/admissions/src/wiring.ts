@@ -10,6 +10,7 @@ import {
   deliverDueEmails,
   notificationEffects,
 } from "./modules/outbox/service.ts";
+import { reasonEffects } from "./modules/reasons/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -35,6 +36,7 @@ export const workflowMoveDeps = (
     submissionEffects(checks),
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
     conditionEffects({ defaultDueMs: settings.conditionDueMs }),
+    reasonEffects,
     notificationEffects,
     auditEffects,
   ),

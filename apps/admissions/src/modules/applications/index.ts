@@ -80,6 +80,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         await transition(deps, origin(actor, clientIp), params.id, {
           to,
           reason: body?.reason ?? null,
+          reasonCode: body?.reasonCode ?? null,
           preconditions: preconditionsOf(headers["if-match"] ?? null, body?.version),
         }),
       );
@@ -170,6 +171,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
           await transition(deps, origin(actor, clientIp), params.id, {
             to: body.to,
             reason: body.reason ?? null,
+            reasonCode: body.reasonCode ?? null,
             preconditions: preconditionsOf(headers["if-match"] ?? null, body.version),
             decision: decisionOf(body),
           }),

@@ -147,5 +147,27 @@ export const StatsQuery = t.Object({
 });
 export type StatsQuery = typeof StatsQuery.static;
 
+const ReasonCounts = t.Array(
+  t.Object({
+    code: t.Nullable(t.String({ description: "null: moves made without a code" })),
+    label: t.Nullable(t.String()),
+    total: int({ minimum: 0 }),
+  }),
+  { description: "Most frequent first" },
+);
+export const ReasonStats = t.Object({
+  rejection: ReasonCounts,
+  withdrawal: ReasonCounts,
+  decline: ReasonCounts,
+});
+export type ReasonStats = typeof ReasonStats.static;
+
+export const ReasonStatsQuery = t.Object({
+  ...StatsQuery.properties,
+  from: t.Optional(t.String({ format: "date-time", description: "Moves at or after" })),
+  to: t.Optional(t.String({ format: "date-time", description: "Moves before" })),
+});
+export type ReasonStatsQuery = typeof ReasonStatsQuery.static;
+
 export const EXPORT_FORMATS = ["csv"] as const;
 export const ExportFormat = enumOf(EXPORT_FORMATS);
