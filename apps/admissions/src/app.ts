@@ -25,6 +25,7 @@ import { catalogCache } from "./modules/catalog/service.ts";
 import { conditions } from "./modules/conditions/index.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
 import { decision } from "./modules/decision/index.ts";
+import { deferrals } from "./modules/deferrals/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
   DOCUMENT_LIMITS,
@@ -167,6 +168,7 @@ export function createApp(deps: AppDeps) {
     .use(decision({ ...routed, applications: applicationsDeps }))
     .use(conditions({ ...routed, move }))
     .use(reasons(routed))
+    .use(deferrals({ ...routed, move }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))
