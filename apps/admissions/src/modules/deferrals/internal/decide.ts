@@ -52,7 +52,7 @@ export function approveDeferral(
       await lockIntake(tx, deps.move.dialect, intakeId);
     }
     const current = await findDeferral(tx, applicationId, deferralId);
-    if (!current || current.status !== "requested") throw closed(current ?? row);
+    if (current?.status !== "requested") throw closed(current ?? row);
     const application = await loadApplication(tx, applicationId);
     if (!application) throw notFound("Application");
     if (application.status !== "accepted" || application.intake.id !== row.from_intake_id) {
