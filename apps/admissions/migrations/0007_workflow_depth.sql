@@ -75,10 +75,12 @@ ALTER TABLE intakes ADD COLUMN decisions_due_at TIMESTAMPTZ;
 
 -- Every reminder or digest sent, keyed so that a second pass or a second replica sends nothing
 -- twice: the insert and the email commit together, and the key refuses a repeat.
+-- `due_at` is the deadline (or, for a daily digest, the day) the reminder is for: a deadline
+-- moved later is reminded of again.
 CREATE TABLE reminders_sent (
   kind TEXT NOT NULL,
   subject_id TEXT NOT NULL,
-  due_key TEXT NOT NULL, -- the due date (or day) the reminder is for
+  due_at TIMESTAMPTZ NOT NULL,
   sent_at TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (kind, subject_id, due_key)
+  PRIMARY KEY (kind, subject_id, due_at)
 );

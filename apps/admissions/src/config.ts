@@ -6,6 +6,7 @@ import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import type { StripeSettings } from "./modules/payments/service.ts";
+import type { ReminderSettings } from "./modules/reminders/service.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
 
 /*
@@ -74,6 +75,13 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   },
 });
 
+/** Environment → when the background pass sends reminders and digests. */
+export const reminderSettings = (env: AdmissionsEnv): ReminderSettings => ({
+  draftNoticeMs: env.ADMISSIONS_DRAFT_REMINDER_DAYS * 86_400_000,
+  decisionReminderMs: env.ADMISSIONS_DECISION_REMINDER_DAYS * 86_400_000,
+  digestHourUtc: env.ADMISSIONS_DIGEST_HOUR_UTC,
+});
+
 /** Environment → how the outbox retries failed emails. */
 export const deliveryPolicy = (env: AdmissionsEnv): DeliveryPolicy => ({
   ...DELIVERY_TIMING,
@@ -105,3 +113,4 @@ function paymentSettings(env: AdmissionsEnv): PaymentSettings {
 export const DEFAULT_ENV: AdmissionsEnv = parseEnv(AdmissionsEnv, {});
 export const DEFAULT_SETTINGS: AppSettings = appSettings(DEFAULT_ENV);
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = deliveryPolicy(DEFAULT_ENV);
+export const DEFAULT_REMINDERS: ReminderSettings = reminderSettings(DEFAULT_ENV);

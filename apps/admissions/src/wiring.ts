@@ -1,4 +1,5 @@
 import type { Logger } from "@platform/server";
+import { DEFAULT_REMINDERS } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
@@ -11,6 +12,12 @@ import {
   notificationEffects,
 } from "./modules/outbox/service.ts";
 import { reasonEffects } from "./modules/reasons/service.ts";
+import {
+  type ReminderSettings,
+  sendAdminDigests,
+  sendDecisionDueReminders,
+  sendDraftDeadlineNotices,
+} from "./modules/reminders/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -49,14 +56,23 @@ export type JobsDeps = {
   move: MoveDeps;
   mailer: Mailer;
   delivery: DeliveryPolicy;
+  /** When reminders and digests go out; env.ts's defaults when left out. */
+  reminders?: ReminderSettings;
 };
 
-/** One pass of the background work: expire the offers due, then deliver the emails due. */
+/**
+ * One pass of the background work: expire the offers due and end those whose conditions are
+ * overdue, write the reminders and digests due, then deliver the emails due (these included).
+ */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
   const conditionsNotMet = await settleOverdueConditions(deps);
+  const reminding = { ...deps, reminders: deps.reminders ?? DEFAULT_REMINDERS };
+  const draftNotices = await sendDraftDeadlineNotices(reminding);
+  const decisionReminders = await sendDecisionDueReminders(reminding);
+  const digests = await sendAdminDigests(reminding);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
-  return { expired, conditionsNotMet, ...delivered };
+  return { expired, conditionsNotMet, draftNotices, decisionReminders, digests, ...delivered };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */

@@ -20,6 +20,7 @@ describe("migrations", () => {
       "0003_staff_workflows",
       "0004_system_actor_audit_guard",
       "0005_account_recovery",
+      "0007_workflow_depth",
     ]);
     for (const table of [
       "users",
