@@ -200,6 +200,30 @@ describe("moves with a reason code", () => {
     );
   });
 
+  test("a bulk rejection carries one code for every move; a bad code refuses the batch", async () => {
+    const { intake } = await intakeWithSeats(ctx, admin);
+    const ids = [];
+    for (let i = 0; i < 2; i++) {
+      ids.push((await applicationUnderReview(ctx, reviewer, intake.id)).application.id);
+    }
+    const path = "/api/v1/staff/applications/bulk-transitions/";
+    const bad = await call(ctx, admin, "POST", path, {
+      applicationIds: ids,
+      to: "rejected",
+      reasonCode: "financial",
+    });
+    expect((await problemWith(bad)).code).toBe("BULK_REFUSED");
+    const res = await call(ctx, admin, "POST", path, {
+      applicationIds: ids,
+      to: "rejected",
+      reasonCode: "competition",
+    });
+    expect((await expectJson<{ moved: number }>(res)).moved).toBe(2);
+    expect((await statsOf(intake.id)).rejection).toEqual([
+      { code: "competition", label: "Stronger applications for the places available", total: 2 },
+    ]);
+  });
+
   test("stats by reason are staff only", async () => {
     const applicant = await signIn(ctx);
     const res = await call(ctx, applicant, "GET", "/api/v1/staff/stats/reasons/");

@@ -3,7 +3,7 @@ import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
-import { ApplicationStatus, DecisionFields } from "../workflow/model.ts";
+import { ApplicationStatus, DecisionFields, ReasonCode } from "../workflow/model.ts";
 
 export const STAFF_ROLES = ["reviewer", "admin"] as const;
 export const StaffRole = enumOf(STAFF_ROLES);
@@ -74,6 +74,7 @@ export const BulkTransitionBody = t.Object(
     }),
     to: ApplicationStatus,
     reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reasonCode: t.Optional(ReasonCode),
     ...DecisionFields,
   },
   {
