@@ -104,7 +104,7 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_DECISION_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
   /** Admins' daily digest of new submissions goes out from this hour (UTC). */
   ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({ minimum: 0, maximum: 23, default: 7 }),
-  /** How often the background work runs (offer expiry, email delivery). */
+  /** How often the background work runs (offer expiry, overdue conditions, reminders, email). */
   ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 3_600_000, default: 5_000 }),
   /** Delivery attempts per email before it is marked dead. */
   ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 10 }),

@@ -6,6 +6,7 @@ import {
   sendDecisionDueReminders,
   sendDraftDeadlineNotices,
 } from "../src/modules/reminders/service.ts";
+import { runJobsOnce } from "../src/wiring.ts";
 import {
   createDraft,
   createIntake,
@@ -19,7 +20,9 @@ import {
   DAY,
   expectJson,
   intakeWithSeats,
+  recordingMailer,
   submittedApplication,
+  testJobs,
 } from "./workflow-support.ts";
 
 const ctx = await setupApp();
@@ -73,6 +76,23 @@ describe("draft deadline notices", () => {
     expect(notices).toBe(1);
     expect(await emailsTo(other.user.email, "reminder.draft_deadline")).toHaveLength(1);
     expect(await at(ctx.clock.now() + 30 * DAY, () => sendDraftDeadlineNotices(deps))).toBe(0);
+  });
+});
+
+describe("the background pass", () => {
+  test("writes the reminders due and delivers them in the same pass, once", async () => {
+    const program = await createProgram(ctx, admin);
+    const soon = await createIntake(ctx, admin, program.id, { closesInDays: 1 });
+    const applicant = await signIn(ctx);
+    await createDraft(ctx, applicant, soon.id);
+    const { mailer, sent } = recordingMailer();
+    const jobs = testJobs(ctx, mailer);
+    const first = await runJobsOnce(jobs);
+    expect(first.draftNotices).toBe(1);
+    expect(await runJobsOnce(jobs)).toMatchObject({ draftNotices: 0 });
+    const mine = sent.filter((m) => m.to === applicant.user.email);
+    expect(mine.map((m) => m.event)).toEqual(["reminder.draft_deadline"]);
+    expect(mine[0]?.applicationId).not.toBeNull();
   });
 });
 
