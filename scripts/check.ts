@@ -128,6 +128,8 @@ for (const path of workspaces)
   await step(`typecheck ${name(path)}`, ["bun", "x", "tsc", "-p", "."], { cwd: path });
 await step("typecheck scripts, benchmarks, infra", ["bun", "x", "tsc", "-p", "."]);
 await step("lint", ["bun", "x", "biome", "check", "--error-on-warnings", "."]);
+// The OpenAPI documents the apps and the gateway serve: Redocly `recommended`, Spectral `oas`.
+await step("OpenAPI lint", ["bun", "scripts/openapi-lint.ts"], { env: embedded });
 await testStep("compose and container checks", join(root, "infra"), embedded);
 
 const bothBackends = Boolean(backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL);
@@ -135,14 +137,25 @@ for (const path of workspaces.filter(hasTests)) {
   await testStep(`tests ${name(path)} (SQLite + memory)`, path, embedded, !bothBackends);
 }
 
-/** Workspaces whose tests use no database or shared store: once is enough (the site's stack runs on memory stores whatever the environment says). */
-const BACKEND_FREE = new Set(["apps/web"]);
+/**
+ * Workspaces whose tests use no database or shared store: once is enough (the site's stack, and
+ * the client's, run on memory stores and SQLite whatever the environment says; the portal's
+ * browser file, which does use admissions' database, runs again below).
+ */
+const BACKEND_FREE = new Set(["apps/web", "packages/client"]);
 
 if (bothBackends) {
   const env = { ...embedded, ...backends };
   for (const path of workspaces.filter((p) => hasTests(p) && !BACKEND_FREE.has(name(p)))) {
     await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
   }
+  // The site's tests use no database, but the portal's run through the admissions app: again
+  // on PostgreSQL + Redis.
+  await testStep("tests apps/web portal (PostgreSQL + Redis)", join(root, "apps/web"), env, true, [
+    "bun",
+    "test",
+    "test/browser/portal.test.ts",
+  ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;
   console.warn(`\n!! ${message}`);

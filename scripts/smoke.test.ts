@@ -87,6 +87,22 @@ describe.skipIf(!enabled)("smoke through the gateway", () => {
     expect(api.headers.get("content-type")).toStartWith("application/problem+json");
   });
 
+  test("one OpenAPI document for the site, and its reference page, served offline", async () => {
+    const res = await fetch(`${base}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    const document = (await res.json()) as { paths: Record<string, unknown>; servers: unknown };
+    const paths = Object.keys(document.paths);
+    for (const path of ["/api/v1/auth/login/", "/api/leaderboard", "/api/run", "/api/benchmark"]) {
+      expect(paths).toContain(path);
+    }
+    expect(document.servers).toEqual([{ url: base }]);
+    const page = await (await fetch(`${base}/api/docs/`)).text();
+    expect(page).not.toMatch(/https?:\/\//);
+    for (const [, asset] of page.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      expect((await fetch(`${base}${asset}`)).status).toBe(200);
+    }
+  });
+
   test("every response carries a request id; errors are problem+json", async () => {
     const res = await fetch(`${base}/no/such/path`);
     expect(res.status).toBe(404);

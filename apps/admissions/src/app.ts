@@ -24,6 +24,7 @@ import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conditions } from "./modules/conditions/index.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
+import { dataRights } from "./modules/data-rights/index.ts";
 import { decision } from "./modules/decision/index.ts";
 import { deferrals } from "./modules/deferrals/index.ts";
 import { documents } from "./modules/documents/index.ts";
@@ -37,6 +38,8 @@ import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
+import { mfa } from "./modules/mfa/index.ts";
+import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -47,6 +50,7 @@ import {
   type PaymentsDeps,
   stripeProvider,
 } from "./modules/payments/service.ts";
+import { profile } from "./modules/profile/index.ts";
 import { queue } from "./modules/queue/index.ts";
 import { reasons } from "./modules/reasons/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
@@ -56,6 +60,7 @@ import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
+import { MODELS } from "./openapi-models.ts";
 import { workflowMoveDeps } from "./wiring.ts";
 
 type Overrides = Partial<
@@ -92,16 +97,27 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function createApp(deps: AppDeps) {
   const { db, store, logger } = deps;
   const now = deps.now ?? Date.now;
+  const sessionTtlMs = deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs;
   const portalUrl = deps.portalUrl ?? DEFAULT_SETTINGS.portalUrl;
+  const mfaSettings = mfaDeps({
+    db,
+    store,
+    now,
+    sessionTtlMs,
+    portalUrl,
+    keyMaterial: deps.mfaKey ?? deps.jwtSecret,
+    adminRequired: deps.adminMfaRequired ?? DEFAULT_SETTINGS.adminMfaRequired,
+  });
   const authDeps: AuthDeps = {
     db,
     store,
     tokens: accessTokens(deps.jwtSecret),
     now,
-    sessionTtlMs: deps.sessionTtlMs ?? DEFAULT_SETTINGS.sessionTtlMs,
+    sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
     afterRegister: verifyOnRegistration({ portalUrl, now }),
+    secondFactor: mfaSecondFactor(mfaSettings),
   };
   const guard = authGuard(authDeps);
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
@@ -125,6 +141,8 @@ export function createApp(deps: AppDeps) {
     manualInstructions: paymentSettings.manualInstructions,
     checkoutTtlMs: paymentSettings.checkoutTtlMs,
   };
+  const documentStorage =
+    deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
   return new Elysia()
     .use(
       platform({
@@ -134,7 +152,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
-    .use(api(packageJson.version))
+    .use(api(packageJson.version, MODELS))
     .use(probes({ db, store }))
     .use(
       auth({
@@ -156,6 +174,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(sessions({ db, store, now, guard }))
+    .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
+    .use(profile({ db, now, portalUrl, guard }))
     .use(catalog({ ...routed, cache: catalogCache(store) }))
     .use(
       applications({
@@ -187,9 +207,7 @@ export function createApp(deps: AppDeps) {
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,
-        storage:
-          deps.documentStorage ??
-          localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir),
+        storage: documentStorage,
         limits: DOCUMENT_LIMITS,
         maxPerApplication:
           deps.maxDocumentsPerApplication ?? DEFAULT_SETTINGS.maxDocumentsPerApplication,
@@ -202,6 +220,22 @@ export function createApp(deps: AppDeps) {
         guard,
         trustedProxies: deps.trustedProxies,
         stripeWebhookSecret: paymentSettings.stripe?.webhookSecret ?? null,
+      }),
+    )
+    .use(
+      dataRights({
+        db,
+        store,
+        logger,
+        now,
+        storage: documentStorage,
+        move,
+        portalUrl,
+        passwordCost: authDeps.passwordCost,
+        retentionYears: deps.paymentRetentionYears ?? DEFAULT_SETTINGS.paymentRetentionYears,
+        guard,
+        rateLimiting,
+        trustedProxies: deps.trustedProxies,
       }),
     )
     .use(fee({ ...paymentsDeps, guard }))

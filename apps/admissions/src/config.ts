@@ -40,6 +40,12 @@ export type AppSettings = {
   workflow: WorkflowSettings;
   /** The web portal's base URL, without a trailing slash: links in emails point there. */
   portalUrl: string;
+  /** Admins must enrol in MFA before using admin routes. */
+  adminMfaRequired: boolean;
+  /** Key material for TOTP secrets; null: derived from the JWT secret. */
+  mfaKey: string | null;
+  /** Calendar years an erased applicant's payment records are kept. */
+  paymentRetentionYears: number;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -69,6 +75,9 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   maxDocumentsPerApplication: env.ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION,
   payments: paymentSettings(env),
   portalUrl: env.ADMISSIONS_PORTAL_URL.replace(/\/+$/, ""),
+  adminMfaRequired: env.ADMISSIONS_ADMIN_MFA_REQUIRED,
+  mfaKey: env.ADMISSIONS_MFA_KEY ?? null,
+  paymentRetentionYears: env.ADMISSIONS_PAYMENT_RETENTION_YEARS,
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

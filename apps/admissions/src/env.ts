@@ -94,6 +94,18 @@ export const AdmissionsEnv = T.Object({
    * (docs/admissions.md, "Links in emails").
    */
   ADMISSIONS_PORTAL_URL: T.String({ default: "http://localhost:3000", pattern: "^https?://" }),
+  /**
+   * Admins must enrol in MFA: until they do, every route but MFA enrolment and their own
+   * sign-in answers 403 MFA_ENROLMENT_REQUIRED (docs/admissions.md, "Staff MFA").
+   */
+  ADMISSIONS_ADMIN_MFA_REQUIRED: T.Boolean({ default: false }),
+  /**
+   * The key TOTP secrets are encrypted with (AES-256-GCM, derived by HKDF). Unset: derived
+   * from ADMISSIONS_JWT_SECRET; set it to that value before rotating the JWT secret.
+   */
+  ADMISSIONS_MFA_KEY: T.Optional(T.String({ minLength: MIN_JWT_SECRET_LENGTH })),
+  /** How long an erased applicant's payment records are kept before they are deleted. */
+  ADMISSIONS_PAYMENT_RETENTION_YEARS: T.Integer({ minimum: 1, maximum: 30, default: 7 }),
   /** An offer's response deadline, in days, when the decision names none. */
   ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
   /** A condition's due date, in days from the offer, when the decision names none. */

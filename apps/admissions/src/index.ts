@@ -4,6 +4,7 @@ import {
   createStore,
   exitOnStartupError,
   serve,
+  startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { appSettings, databaseConfig, deliveryPolicy, reminderSettings } from "./config.ts";
@@ -19,6 +20,7 @@ import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "admissions", level: env.LOG_LEVEL });
+  await startTracing({ service: "admissions", env, logger });
   const db = await openDatabase(databaseConfig(env));
   if (env.ADMISSIONS_MIGRATE_ON_START) {
     logger.info("migrations applied", { versions: await migrate(db) });

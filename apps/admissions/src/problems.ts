@@ -83,6 +83,17 @@ export const admissionsProblems = {
   REVIEWS_CLOSED: { status: 409, title: "Application not under review" },
   // Staff accounts
   CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, title: "Cannot change your own account this way" },
+  // Staff MFA
+  MFA_REQUIRED: { status: 401, title: "MFA code required" },
+  MFA_INVALID: { status: 401, title: "Invalid MFA code" },
+  MFA_ENROLMENT_REQUIRED: { status: 403, title: "MFA enrolment required" },
+  MFA_ALREADY_ENABLED: { status: 409, title: "MFA already enabled" },
+  MFA_NOT_ENABLED: { status: 409, title: "MFA not enabled" },
+  MFA_ENROLMENT_NOT_STARTED: { status: 409, title: "No MFA enrolment waiting" },
+  CONFIRMATION_FAILED: { status: 403, title: "Password or code incorrect" },
+  // Data rights
+  ERASURE_ALREADY_REQUESTED: { status: 409, title: "Erasure already requested" },
+  DATA_REQUEST_NOT_PENDING: { status: 409, title: "Request no longer pending" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type AdmissionsProblemCode = keyof typeof admissionsProblems;

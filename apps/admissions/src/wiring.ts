@@ -4,6 +4,7 @@ import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
 import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
+import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
@@ -11,6 +12,7 @@ import {
   deliverDueEmails,
   notificationEffects,
 } from "./modules/outbox/service.ts";
+import { profileSnapshotEffects } from "./modules/profile/service.ts";
 import { reasonEffects } from "./modules/reasons/service.ts";
 import {
   type ReminderSettings,
@@ -30,8 +32,9 @@ import { combineEffects, startJobs, type WorkflowSettings } from "./modules/work
 
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
- * the submission guards and the decision rules first (they may refuse), then the applicant's
- * email and the audit entry, all in the move's transaction.
+ * the submission guards and the decision rules first (they may refuse), the applicant's profile
+ * copied at submission, then the applicant's email and the audit entry, all in the move's
+ * transaction.
  */
 export const workflowMoveDeps = (
   db: Db,
@@ -44,6 +47,7 @@ export const workflowMoveDeps = (
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
     conditionEffects({ defaultDueMs: settings.conditionDueMs }),
     reasonEffects,
+    profileSnapshotEffects,
     notificationEffects,
     auditEffects,
   ),
@@ -62,7 +66,8 @@ export type JobsDeps = {
 
 /**
  * One pass of the background work: expire the offers due and end those whose conditions are
- * overdue, write the reminders and digests due, then deliver the emails due (these included).
+ * overdue, write the reminders and digests due, deliver the emails due (these included), and
+ * delete the payment records of erased applicants whose retention period is over.
  */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
@@ -72,7 +77,16 @@ export async function runJobsOnce(deps: JobsDeps) {
   const decisionReminders = await sendDecisionDueReminders(reminding);
   const digests = await sendAdminDigests(reminding);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
-  return { expired, conditionsNotMet, draftNotices, decisionReminders, digests, ...delivered };
+  const purged = await purgeExpiredPayments(deps.db, deps.now());
+  return {
+    expired,
+    conditionsNotMet,
+    draftNotices,
+    decisionReminders,
+    digests,
+    ...delivered,
+    purged,
+  };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */

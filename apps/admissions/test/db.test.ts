@@ -20,6 +20,7 @@ describe("migrations", () => {
       "0003_staff_workflows",
       "0004_system_actor_audit_guard",
       "0005_account_recovery",
+      "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
     ]);
     for (const table of [
@@ -37,6 +38,11 @@ describe("migrations", () => {
       "webhook_events",
       "account_tokens",
       "user_sessions",
+      "mfa_totp",
+      "mfa_recovery_codes",
+      "profiles",
+      "profile_history",
+      "data_requests",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

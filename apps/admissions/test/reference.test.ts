@@ -1,21 +1,32 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { problemCatalog } from "@platform/server";
 import { get } from "@platform/server/testing";
 import { validate } from "@readme/openapi-parser";
+import { MODELS } from "../src/openapi-models.ts";
 import { admissionsProblems } from "../src/problems.ts";
 import { setupApp } from "./support.ts";
 
 const ctx = await setupApp();
 
+type Response = { headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> };
 type Operation = {
   summary?: string;
   security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<string, Response>;
 };
 type Document = {
   openapi: string;
+  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string }> };
+  components: {
+    securitySchemes: Record<string, { type: string }>;
+    schemas: Record<string, unknown>;
+    headers: Record<string, unknown>;
+  };
 };
 
 const res = await ctx.app.handle(get("/api/v1/schema/"));
@@ -101,6 +112,128 @@ describe("the OpenAPI document at /api/v1/schema/", () => {
   });
 });
 
+const allProblems: Record<string, { status: number }> = {
+  ...problemCatalog,
+  ...admissionsProblems,
+};
+const op = (path: string, method: string) => {
+  const found = document.paths[path]?.[method];
+  if (!found) throw new Error(`${method} ${path} is not in the document`);
+  return found;
+};
+const headerNames = (response: Response | undefined) => Object.keys(response?.headers ?? {});
+
+describe("the document's shapes, errors and headers (issue 17)", () => {
+  test("names its schemas: success bodies and request bodies are $refs into components", () => {
+    expect(Object.keys(document.components.schemas).length).toBeGreaterThan(50);
+    for (const name of ["Application", "Program", "Problem", "Payment", "LoginBody", "User"]) {
+      expect(document.components.schemas).toHaveProperty(name);
+    }
+    expect(op("/api/v1/catalog/programs/{id}/", "get").responses?.["200"]).toMatchObject({
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ProgramDetail" } } },
+    });
+    // Nested too: a page of programs refers to Program.
+    expect(JSON.stringify(document.components.schemas.ProgramPage)).toContain(
+      '"#/components/schemas/Program"',
+    );
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/\w+/g) ?? [];
+    for (const ref of new Set(refs)) {
+      expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1) ?? "");
+    }
+  });
+
+  test("every model.ts is one of the named-schema sources", () => {
+    const modules = readdirSync(join(import.meta.dir, "../src/modules"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .filter((entry) => readdirSync(join(entry.parentPath, entry.name)).includes("model.ts"));
+    expect(Object.keys(MODELS).length).toBe(modules.length);
+  });
+
+  test("every error is application/problem+json listing real codes, each under its own status", () => {
+    let errors = 0;
+    for (const { path, method, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (Number(status) < 400) continue;
+        errors++;
+        expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toEqual([
+          "application/problem+json",
+        ]);
+        const codes = JSON.stringify(response.content).match(/"enum":\[([^\]]*)\]/)?.[1];
+        expect(codes, `${method} ${path} ${status}`).toBeTruthy();
+        for (const code of JSON.parse(`[${codes}]`) as string[]) {
+          expect(allProblems[code]?.status, `${method} ${path} ${code}`).toBe(Number(status));
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(150);
+  });
+
+  test("codes follow from what a route declares: body, credentials, CSRF, its own", () => {
+    const codesOf = (path: string, method: string, status: string) =>
+      JSON.stringify(op(path, method).responses?.[status]?.content ?? {});
+    const create = "/api/v1/applications/";
+    expect(codesOf(create, "post", "400")).toContain("MALFORMED_JSON");
+    expect(codesOf(create, "post", "415")).toContain("UNSUPPORTED_MEDIA_TYPE");
+    expect(codesOf(create, "post", "422")).toContain("VALIDATION_FAILED");
+    expect(codesOf(create, "post", "401")).toContain("INVALID_TOKEN");
+    expect(codesOf(create, "post", "403")).toContain("CSRF_TOKEN_MISSING");
+    expect(codesOf(create, "post", "409")).toContain("APPLICATION_EXISTS");
+    // A read: no CSRF, no body codes.
+    expect(codesOf(create, "get", "403")).not.toContain("CSRF");
+    expect(op(create, "get").responses).not.toHaveProperty("415");
+    expect(codesOf("/api/v1/applications/{id}/submit/", "post", "409")).toContain(
+      "APPLICATION_FEE_UNPAID",
+    );
+  });
+
+  test("declares the headers the server sends", () => {
+    expect(Object.keys(document.components.headers).sort()).toEqual(
+      [
+        "ETag",
+        "Idempotent-Replayed",
+        "Location",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Retry-After",
+        "Set-Cookie",
+        "X-Request-Id",
+      ].sort(),
+    );
+    for (const { operation } of operations) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        expect(headerNames(response)).toContain("X-Request-Id");
+      }
+    }
+    expect(headerNames(op("/api/v1/applications/{id}/", "get").responses?.["200"])).toContain(
+      "ETag",
+    );
+    const pay = op("/api/v1/applications/{id}/payments/", "post").responses;
+    expect(headerNames(pay?.["201"])).toContain("Location");
+    expect(headerNames(op("/api/v1/auth/login/", "post").responses?.["200"])).toContain(
+      "Set-Cookie",
+    );
+    const register = op("/api/v1/auth/register/", "post").responses;
+    expect(headerNames(register?.["201"])).toEqual(
+      expect.arrayContaining(["RateLimit-Policy", "RateLimit"]),
+    );
+    expect(headerNames(register?.["429"])).toContain("Retry-After");
+    expect(headerNames(op("/api/v1/auth/login/", "post").responses?.["429"])).toContain(
+      "Retry-After",
+    );
+  });
+
+  test("integers are integers, required headers are required, servers are given", () => {
+    const limit = op("/api/v1/applications/", "get").parameters?.find((p) => p.name === "limit");
+    expect(limit?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+    expect(JSON.stringify(document)).not.toContain('"format":"integer"');
+    const key = op("/api/v1/applications/{id}/payments/", "post").parameters?.find(
+      (p) => p.name === "idempotency-key",
+    );
+    expect(key).toMatchObject({ in: "header", required: true });
+    expect(document.servers).toEqual([{ url: "http://localhost" }]);
+  });
+});
+
 describe("the human references", () => {
   test.each([["/api/v1/docs/"], ["/api/v1/docs"], ["/api/v1/redoc/"], ["/api/v1/redoc"]])(
     "%s is an HTML page that loads the schema",
@@ -109,7 +242,25 @@ describe("the human references", () => {
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toStartWith("text/html");
       // Absolute: a relative URL would resolve under the page's own path.
-      expect(await page.text()).toMatch(/(url"?[:=]"|spec-url=")\/api\/v1\/schema\//);
+      const html = await page.text();
+      expect(html).toMatch(/(url"?[:=]"|spec-url=")\/api\/v1\/schema\//);
+      // Offline: nothing from another origin, and the policy says so to the browser.
+      expect(html).not.toMatch(/https?:\/\//);
+      expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     },
   );
+
+  test("the page's scripts and styles are served from the installed package", async () => {
+    const html = await (await ctx.app.handle(get("/api/v1/docs/"))).text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(assets.length).toBe(3);
+    for (const asset of assets) {
+      const res = await ctx.app.handle(get(asset));
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get("content-type"), asset).toMatch(/javascript|css/);
+      expect((await res.text()).length, asset).toBeGreaterThan(100);
+    }
+    const missing = await ctx.app.handle(get("/api/v1/docs/assets/package.json"));
+    expect(missing.status).toBe(404);
+  });
 });

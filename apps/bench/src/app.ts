@@ -2,6 +2,7 @@ import { healthRoutes, type Logger, type Metrics, platform } from "@platform/ser
 import { Elysia } from "elysia";
 import { benchMetrics } from "./metrics.ts";
 import { type BenchmarkDeps, benchmark } from "./modules/benchmark/index.ts";
+import { openApi } from "./openapi.ts";
 
 export type AppDeps = Omit<BenchmarkDeps, "now" | "logger"> & {
   logger: Logger;
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps) {
     .use(
       platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
     )
+    .use(openApi())
     .use(healthRoutes("bench", { store: () => store.ping() }))
     .use(
       benchmark({

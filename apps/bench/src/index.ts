@@ -6,6 +6,7 @@ import {
   exitOnStartupError,
   parseTrustedProxies,
   serve,
+  startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -15,6 +16,7 @@ import { createBenchmarkRunner } from "./runner/runner.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "bench", level: env.LOG_LEVEL });
+  await startTracing({ service: "bench", env, logger });
   const metrics = createMetrics("bench");
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "bench:" });
   const runner = createBenchmarkRunner({

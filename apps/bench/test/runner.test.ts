@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { BENCHMARK_TYPES } from "@platform/contracts/benchmark";
+import { currentScope, runInScope } from "@platform/server";
 import { kernels } from "../src/kernels/index.ts";
 import { CHECKSUM_SEED, foldChecksum, measure } from "../src/runner/measure.ts";
 import { createSerialQueue, QueueCancelledError, QueueFullError } from "../src/runner/queue.ts";
@@ -37,6 +38,19 @@ describe("serial queue", () => {
     expect(await Promise.all(results)).toEqual(["a", "b", "c"]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
     expect(queue.busy).toBe(false);
+  });
+
+  test("a waiting task runs in the scope of the request that queued it, not the one before", async () => {
+    const queue = createSerialQueue(5);
+    const log: string[] = [];
+    const a = gate(log, "a");
+    const first = runInScope({ requestId: "req-a" }, () => queue.run(a.task));
+    const second = runInScope({ requestId: "req-b" }, () =>
+      queue.run(async () => currentScope()?.requestId),
+    );
+    a.open();
+    await first;
+    expect(await second).toBe("req-b");
   });
 
   test("refuses past maxWaiting, and takes work again once there is room", async () => {

@@ -1,5 +1,6 @@
 import { type Logger, type Metrics, platform, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
+import packageJson from "../package.json";
 import { HEALTH_INTERVAL_MS } from "./env.ts";
 import { activeChecks } from "./modules/balancer/index.ts";
 import { createPool } from "./modules/balancer/service.ts";
@@ -8,6 +9,7 @@ import { health } from "./modules/health/index.ts";
 import { proxy } from "./modules/proxy/index.ts";
 import { upstreamMetrics } from "./modules/proxy/metrics.ts";
 import type { Route } from "./modules/proxy/model.ts";
+import { reference } from "./modules/reference/index.ts";
 
 export type AppDeps = {
   routes: Route[];
@@ -39,6 +41,7 @@ export function createApp(deps: AppDeps) {
       .use(cors({ origins: deps.corsOrigins ?? new Set() }))
       .use(activeChecks({ pools: allPools, intervalMs: healthIntervalMs, probeTimeoutMs }))
       .use(health({ pools: allPools, probeTimeoutMs }))
+      .use(reference({ pools: allPools, version: packageJson.version }))
       .use(proxy({ routes, pools, trustedProxies: deps.trustedProxies }))
   );
 }

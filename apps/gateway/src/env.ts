@@ -1,4 +1,4 @@
-import { commonEnv, metricsPort, parseEnv, port, EnvType as T } from "@platform/server";
+import { commonEnv, metricsPort, parseEnv, port, EnvType as T, tracingEnv } from "@platform/server";
 
 const MiB = 1024 * 1024;
 /** Default of GATEWAY_HEALTH_INTERVAL_MS, exported so createApp's default is this same one. */
@@ -15,6 +15,7 @@ export const GatewayEnv = T.Object({
   HOST: commonEnv.HOST,
   SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
   SHUTDOWN_DRAIN_MS: commonEnv.SHUTDOWN_DRAIN_MS,
+  ...tracingEnv,
   GATEWAY_PORT: port(3000),
   /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
   GATEWAY_METRICS_PORT: metricsPort(0),

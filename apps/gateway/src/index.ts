@@ -1,4 +1,10 @@
-import { createLogger, createMetrics, exitOnStartupError, serve } from "@platform/server";
+import {
+  createLogger,
+  createMetrics,
+  exitOnStartupError,
+  serve,
+  startTracing,
+} from "@platform/server";
 import { createApp } from "./app.ts";
 import { appDeps } from "./config.ts";
 import { loadEnv } from "./env.ts";
@@ -6,7 +12,9 @@ import { loadEnv } from "./env.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
-  const metrics = createMetrics("gateway");
+  await startTracing({ service: "gateway", env, logger });
+  // Counted only when something can read them: every request pays for the counting.
+  const metrics = env.GATEWAY_METRICS_PORT ? createMetrics("gateway") : undefined;
   const deps = appDeps(env, logger, metrics);
   logger.info("routes", {
     healthIntervalMs: deps.healthIntervalMs,

@@ -1,6 +1,7 @@
 import { healthRoutes, type Logger, type Metrics, platform } from "@platform/server";
 import { Elysia } from "elysia";
 import { type LeaderboardDeps, leaderboard } from "./modules/leaderboard/index.ts";
+import { openApi } from "./openapi.ts";
 
 export type AppDeps = Omit<LeaderboardDeps, "now"> & {
   logger: Logger;
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
+    .use(openApi())
     .use(healthRoutes("leaderboard", { store: () => store.ping() }))
     .use(leaderboard({ ...deps, now: deps.now ?? Date.now }));
 }

@@ -5,6 +5,7 @@ import {
   exitOnStartupError,
   parseTrustedProxies,
   serve,
+  startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -12,6 +13,7 @@ import { loadEnv } from "./env.ts";
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "leaderboard", level: env.LOG_LEVEL });
+  await startTracing({ service: "leaderboard", env, logger });
   const metrics = createMetrics("leaderboard");
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "leaderboard:" });
   logger.info("starting", { store: store.kind, postsPerMinute: env.LEADERBOARD_RATE_LIMIT });

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import { runnerMetrics } from "./metrics.ts";
 import { health } from "./modules/health/index.ts";
 import { run } from "./modules/run/index.ts";
+import { openApi } from "./openapi.ts";
 import type { KernelLayers } from "./sandbox/layers.ts";
 import type { SandboxRunner } from "./sandbox/runner.ts";
 
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps) {
     .use(
       platform({ service: "runner", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
     )
+    .use(openApi())
     .use(health({ runner, kernel }))
     .use(
       run({

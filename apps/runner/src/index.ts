@@ -6,6 +6,7 @@ import {
   exitOnStartupError,
   parseTrustedProxies,
   serve,
+  startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -18,6 +19,7 @@ try {
   const stopReaper = startReaper();
   const env = loadEnv();
   const logger = createLogger({ service: "runner", level: env.LOG_LEVEL });
+  await startTracing({ service: "runner", env, logger });
   const metrics = createMetrics("runner");
   const limits = defaultLimits(env.RUNNER_MEMORY_MB);
   const allowMissing = parseAllowedMissing(env.RUNNER_ALLOW_MISSING_LAYERS);

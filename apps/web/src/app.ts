@@ -4,6 +4,7 @@ import type { Bundle } from "./build/bundle.ts";
 import { assets } from "./modules/assets/index.ts";
 import { liveReload, type ReloadHub } from "./modules/live-reload/index.ts";
 import { pages } from "./modules/pages/index.ts";
+import { portal } from "./modules/portal/index.ts";
 import { securityHeaders } from "./security.ts";
 
 export type AppDeps = {
@@ -26,7 +27,7 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes("web"))
     .use(assets({ bundle }));
   if (reloads) app.use(liveReload(reloads));
-  return app.use(pages({ render }));
+  return app.use(portal({ render })).use(pages({ render }));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,5 +1,11 @@
 import { watch } from "node:fs";
-import { createLogger, createMetrics, exitOnStartupError, serve } from "@platform/server";
+import {
+  createLogger,
+  createMetrics,
+  exitOnStartupError,
+  serve,
+  startTracing,
+} from "@platform/server";
 import { createApp } from "./app.ts";
 import { buildClient, CLIENT_DIR } from "./build/bundle.ts";
 import { loadEnv } from "./env.ts";
@@ -12,6 +18,7 @@ const dev = process.argv.includes("--dev");
 try {
   const env = loadEnv();
   const logger = createLogger({ service: "web", level: env.LOG_LEVEL });
+  await startTracing({ service: "web", env, logger });
   const metrics = createMetrics("web");
   const started = performance.now();
   let bundle = await buildClient({ production: !dev });

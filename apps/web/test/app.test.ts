@@ -30,12 +30,12 @@ describe("pages", () => {
     },
   );
 
-  test("home links to every page, portal says it is not built yet", async () => {
+  test("home links to every page, and the portal loads its script", async () => {
     const home = await (await get("/")).text();
     for (const path of ["/game/", "/playground/", "/bench/", "/portal/"]) {
       expect(home).toContain(`href="${path}"`);
     }
-    expect(await (await get("/portal/")).text()).toContain("built later");
+    expect(await (await get("/portal/")).text()).toContain(bundle.scripts.portal);
   });
 
   test("script pages load their own entry and nothing else's", async () => {

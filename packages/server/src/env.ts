@@ -59,6 +59,30 @@ export const port = (fallback: number) =>
 export const metricsPort = (fallback: number) =>
   Type.Integer({ minimum: 0, maximum: 65535, default: fallback });
 
+const collectorUrl = Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" }));
+
+/**
+ * OpenTelemetry's own variable names (tracing.ts). Without an endpoint there is no tracing at
+ * all; the exporter itself also honours OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and _COMPRESSION.
+ */
+export const tracingEnv = {
+  /** OTLP/HTTP collector, e.g. http://otel-collector:4318 (traces go to …/v1/traces). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+  /** The full traces URL, when it is not `<endpoint>/v1/traces`. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collectorUrl,
+  /** Unset: the app's own name (gateway, admissions, …). */
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Share of the traces that start here recorded (0–1); a caller's decision is always followed.
+   * 1 % by default: recording more costs the gateway more than its budget (docs/performance.md).
+   */
+  OTEL_TRACES_SAMPLER_ARG: Type.Number({ minimum: 0, maximum: 1, default: 0.01 }),
+  /** Longest wait before a batch of spans is sent (a full batch of 512 goes at once). */
+  OTEL_BSP_SCHEDULE_DELAY: Type.Integer({ minimum: 1, maximum: 600_000, default: 5_000 }),
+} as const;
+
+export type TracingEnv = Static<TObject<typeof tracingEnv>>;
+
 /** Variables every app reads; each app's env.ts spreads these into its own schema. */
 export const commonEnv = {
   NODE_ENV: oneOf(["development", "production", "test"], "development"),
@@ -74,6 +98,7 @@ export const commonEnv = {
    * closes. 0: close at once (Ctrl-C, SIGINT, never waits).
    */
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
+  ...tracingEnv,
 } as const;
 
 /** Shared state: absent means in-process memory. */

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { genericProblems } from "./openapi/declare.ts";
 import { HttpProblem } from "./problem.ts";
 
 export type HealthCheck = () => Promise<unknown>;
@@ -62,8 +63,17 @@ export function healthRoutes(service: string, checks: Record<string, HealthCheck
     return { status: "ok" as const, service, checks: report };
   };
   const live = () => ({ status: "ok" as const, service, checks: {} });
-  const detail = { tags: ["health"] };
+  const tags = ["health"];
   return new Elysia({ name: "health", seed: service })
-    .get("/health/live", live, { response: HealthReport, detail })
-    .get("/health/ready", ready, { response: HealthReport, detail });
+    .get("/health/live", live, {
+      response: HealthReport,
+      detail: { tags, summary: "Liveness: the process answers" },
+    })
+    .get("/health/ready", ready, {
+      response: { 200: HealthReport, ...genericProblems("NOT_READY") },
+      detail: {
+        tags,
+        summary: "Readiness: every dependency answers (503 NOT_READY says which not)",
+      },
+    });
 }

@@ -1,9 +1,12 @@
+import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
 import { type Metrics, routeLabel } from "./metrics.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
+import { currentScope, requestIdFor } from "./request-scope.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
+import { endServerSpan } from "./tracing.ts";
 
 export type PlatformOptions = {
   service: string;
@@ -16,15 +19,28 @@ export type PlatformOptions = {
   metrics?: Metrics;
 };
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+export { requestIdFor };
 
-/** A client's X-Request-Id is kept when it is sane, so one id follows a request end to end. */
-export function requestIdFor(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
+type ValueIssue = {
+  path?: string;
+  message: string;
+  type?: number;
+  schema?: { enum?: unknown[] };
+  /** A union's issues, one iterator per variant (TypeBox). */
+  errors?: Iterable<ValueIssue>[];
+};
+
+/**
+ * A nullable field holding a bad value fails as a whole union ("Expected union value"); what
+ * the client needs is why the value failed its non-null variant ("Expected string to match …").
+ */
+function innermost(issue: ValueIssue): ValueIssue {
+  if (issue.type !== ValueErrorType.Union || !issue.errors) return issue;
+  const variants = issue.errors.map((it) => [...it]);
+  const notNull = variants.filter((v) => !v.every((e) => e.type === ValueErrorType.Null));
+  const [first] = notNull.length === 1 ? (notNull[0] ?? []) : [];
+  return first ? innermost(first) : issue;
 }
-
-type ValueIssue = { path?: string; message: string; schema?: { enum?: unknown[] } };
 
 /**
  * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
@@ -44,7 +60,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ValidationError) {
-    const errors = (error.all as ValueIssue[]).map((e) => ({
+    const errors = (error.all as ValueIssue[]).map(innermost).map((e) => ({
       path: `/${error.type}${e.path ?? ""}`,
       message: Array.isArray(e.schema?.enum)
         ? `Expected one of: ${e.schema.enum.join(", ")}`
@@ -98,7 +114,8 @@ export function platform(opts: PlatformOptions) {
   const app = new Elysia({ name: "platform", seed: service })
     .onRequest(({ request, set }) => {
       startedAt.set(request, performance.now());
-      set.headers["x-request-id"] = requestIdFor(request);
+      // serve() opened the request's scope with its id; tests calling app.handle() did not.
+      set.headers["x-request-id"] = currentScope()?.requestId ?? requestIdFor(request);
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;
@@ -124,6 +141,7 @@ export function platform(opts: PlatformOptions) {
         metrics.duration.observe(labels, (performance.now() - start) / 1000);
       }
       const problem = answeredWith.get(request);
+      endServerSpan(currentScope(), request, route, status);
       logger.info("request", {
         method: request.method,
         path: pathOf(request.url),

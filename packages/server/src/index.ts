@@ -17,6 +17,8 @@ export {
   port,
   redisEnv,
   splitList,
+  type TracingEnv,
+  tracingEnv,
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
 export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
@@ -53,8 +55,14 @@ export {
   type RateLimitPolicy,
   rateLimitHeaders,
 } from "./rate-limit.ts";
-export { type RateLimitOptions, type RateLimitRule, rateLimits } from "./rate-limit-macro.ts";
-export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
+export {
+  RATE_LIMIT_EXTENSION,
+  type RateLimitOptions,
+  type RateLimitRule,
+  rateLimits,
+} from "./rate-limit-macro.ts";
+export { currentScope, type RequestScope, runInScope } from "./request-scope.ts";
+export { exitOnStartupError, type ServeOptions, scopedFetch, serve } from "./serve.ts";
 export {
   createStore,
   memoryStore,
@@ -63,3 +71,15 @@ export {
   StoreUnavailableError,
   type WindowHit,
 } from "./store/index.ts";
+export {
+  errorType,
+  injectTraceContext,
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  startTracing,
+  stopTracing,
+  tracesUrl,
+  tracingEnabled,
+  withSpan,
+} from "./tracing.ts";

@@ -1,3 +1,5 @@
+import { currentScope } from "./request-scope.ts";
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 type Fields = Record<string, unknown>;
@@ -84,6 +86,15 @@ export function createLogger(opts: { service: string; level: LogLevel; sink?: Lo
   const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: Fields) => {
     if (rank[level] < threshold) return;
     const record: Fields = { time: new Date().toISOString(), level, service: opts.service, msg };
+    // Written while a request is served: its ids, so every line of it can be found together.
+    const scope = currentScope();
+    if (scope) {
+      record.requestId = scope.requestId;
+      if (scope.traceId) {
+        record.traceId = scope.traceId;
+        record.spanId = scope.spanId;
+      }
+    }
     if (fields) {
       for (const key in fields)
         record[key] = SECRET_KEY.test(key) ? REDACTED : serialize(fields[key]);

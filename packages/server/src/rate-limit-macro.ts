@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { Elysia } from "elysia";
+import { type DocumentDecoration, Elysia } from "elysia";
 import { clientIpOf } from "./client.ts";
 import { rateLimitKey, type TrustedProxies } from "./client-ip.ts";
 import { HttpProblem } from "./problem.ts";
@@ -11,6 +11,20 @@ import { type RateLimiter, rateLimitHeaders } from "./rate-limit.ts";
  * the limiter holding the policy.
  */
 export type RateLimitRule = { key: "ip" | "user"; limiter: RateLimiter };
+
+/** The OpenAPI extension a limited operation carries: its policy, for clients to read. */
+export const RATE_LIMIT_EXTENSION = "x-rate-limit";
+
+// DocumentDecoration (OpenAPI's operation object) has no index type for `x-` extensions.
+const documented = ({ key, limiter }: RateLimitRule) =>
+  ({
+    [RATE_LIMIT_EXTENSION]: {
+      key,
+      policy: limiter.policy.name,
+      limit: limiter.policy.limit,
+      windowSeconds: limiter.policy.windowMs / 1000,
+    },
+  }) as DocumentDecoration;
 
 export type RateLimitOptions = {
   trusted: TrustedProxies;
@@ -55,6 +69,7 @@ export function rateLimits(opts: RateLimitOptions) {
       const { limiter } = rule;
       if (rule.key === "user") {
         return {
+          detail: documented(rule),
           async beforeHandle(context) {
             const user = opts.userOf?.(context);
             if (!user) return;
@@ -64,6 +79,7 @@ export function rateLimits(opts: RateLimitOptions) {
         };
       }
       return {
+        detail: documented(rule),
         async transform({ request, server, set }) {
           const refused = await spend(limiter, ipKey(request, server), set);
           if (refused) throw refused;

@@ -2,6 +2,7 @@ import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
 import { HttpProblem } from "./problem.ts";
+import { inRequestScope, stopTracing } from "./tracing.ts";
 
 export type ServeOptions = {
   port: number;
@@ -39,16 +40,24 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
       headers: { "retry-after": "5" },
     });
   });
-  app.listen({
+  // Bun.serve directly, not app.listen(): every request has to run inside its scope (request id
+  // for the logs, the trace's server span), and listen() hands most routes to Bun's own router,
+  // past any wrapper of app.fetch. app.fetch is what the tests drive (app.handle), so this is
+  // also the code path they check.
+  const server = Bun.serve({
     port: opts.port,
     hostname: opts.hostname,
     // Elysia turns SO_REUSEPORT on by default: a second copy started by mistake would silently
     // share the port and take half the traffic. A taken port is a start-up error instead.
     reusePort: false,
+    // Elysia's listen() default (Bun's own is 10 s).
+    idleTimeout: 30,
     ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
+    fetch: scopedFetch(app),
   });
-  const server = app.server;
-  if (!server) throw new Error("the server did not start");
+  // What listen() would do: handlers read the server (client address), plugins start timers.
+  app.server = server;
+  for (const hook of app.event.start ?? []) void hook.fn(app);
   logger.info("listening", { url: server.url.href });
   const stopMetrics = opts.metrics
     ? serveMetrics(opts.metrics, { port: opts.metricsPort ?? 0, hostname: opts.hostname, logger })
@@ -80,6 +89,8 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
       await new Promise((resolve) => setImmediate(resolve));
       await opts.onShutdown?.();
       stopMetrics();
+      // The spans still buffered are sent before the process goes.
+      await stopTracing();
       clearTimeout(force);
       logger.info("stopped");
       await logger.flush();
@@ -92,6 +103,12 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/** The app's fetch, each request run inside its scope (request-scope.ts, tracing.ts). */
+export function scopedFetch(app: AnyElysia): (request: Request) => Response | Promise<Response> {
+  const handle = app.fetch;
+  return (request) => inRequestScope(request, () => handle(request));
 }
 
 /** Prints a start-up failure (usually bad configuration) plainly and exits non-zero. */

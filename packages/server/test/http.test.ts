@@ -22,6 +22,12 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
       body: t.Object({ name: t.String({ minLength: 1 }), score: t.Number() }),
     })
     .post("/kind", ({ body }) => body, { body: t.Object({ kind: t.UnionEnum(["a", "b"]) }) })
+    .post("/nullable", ({ body }) => body, {
+      body: t.Object({
+        code: t.Nullable(t.String({ pattern: "^[A-Z]{2}$" })),
+        place: t.Nullable(t.Object({ lines: t.Array(t.String(), { minItems: 1 }) })),
+      }),
+    })
     .post("/conflict", () => {
       throw new HttpProblem(
         { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
@@ -130,6 +136,16 @@ describe("problem+json for every error", () => {
     expect((await problemOf(res)).errors).toEqual([
       { path: "/body/kind", message: "Expected one of: a, b" },
     ]);
+  });
+
+  test("a nullable field says why its value failed, not just that the union did", async () => {
+    const res = await app.handle(jsonRequest("/nullable", { code: "gb", place: { lines: [] } }));
+    expect((await problemOf(res)).errors).toEqual([
+      { path: "/body/code", message: "Expected string to match '^[A-Z]{2}$'" },
+      { path: "/body/place/lines", message: "Expected array length to be greater or equal to 1" },
+    ]);
+    const ok = await app.handle(jsonRequest("/nullable", { code: null, place: null }));
+    expect(ok.status).toBe(200);
   });
 
   test("1e309 parses to Infinity and is refused as a number", async () => {

@@ -1,6 +1,6 @@
 /** Secrets never reach a log line: by field name at any depth, and as passwords inside URLs. */
 import { describe, expect, test } from "bun:test";
-import { createLogger, memorySink } from "../src/index.ts";
+import { createLogger, memorySink, runInScope } from "../src/index.ts";
 
 function logged(fields: Record<string, unknown>) {
   const sink = memorySink();
@@ -55,5 +55,55 @@ describe("log redaction", () => {
       path: "/api/v1/auth/login/",
       err: { name: "TypeError", message: "x" },
     });
+  });
+});
+
+describe("request ids in every line", () => {
+  const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+  test("outside a request a line has no ids", () => {
+    const line = logged({});
+    for (const key of ["requestId", "traceId", "spanId"]) expect(line).not.toHaveProperty(key);
+  });
+
+  test("inside a request's scope, however deep and however late, the line carries its ids", async () => {
+    const sink = memorySink();
+    const logger = createLogger({ service: "test", level: "info", sink });
+    const deep = async () => {
+      await Bun.sleep(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      logger.warn("stripe refused", { code: "card_declined" });
+    };
+    await Promise.all([
+      runInScope({ requestId: "req-a", traceId: TRACE, spanId: "00f067aa0ba902b7" }, deep),
+      // Tracing off: the request id alone.
+      runInScope({ requestId: "req-b" }, deep),
+    ]);
+    const [first, second] = sink
+      .lines()
+      .toSorted((a, b) => String(a.requestId).localeCompare(String(b.requestId)));
+    expect(first).toMatchObject({
+      msg: "stripe refused",
+      requestId: "req-a",
+      traceId: TRACE,
+      spanId: "00f067aa0ba902b7",
+      code: "card_declined",
+    });
+    expect(second).toMatchObject({ msg: "stripe refused", requestId: "req-b" });
+    expect(second).not.toHaveProperty("traceId");
+    expect(second).not.toHaveProperty("spanId");
+  });
+
+  test("a field the caller passes keeps its place: the access log's own requestId", () => {
+    const sink = memorySink();
+    const logger = createLogger({ service: "test", level: "info", sink });
+    runInScope({ requestId: "req-c" }, () => logger.info("request", { requestId: "req-c" }));
+    expect(Object.keys(sink.lines()[0] ?? {})).toEqual([
+      "time",
+      "level",
+      "service",
+      "msg",
+      "requestId",
+    ]);
   });
 });

@@ -107,3 +107,15 @@ describe("rateLimit macro, key: user", () => {
     expect(anonymous.headers.get("ratelimit")).toBeNull();
   });
 });
+
+describe("rateLimit macro, documented", () => {
+  test("the route carries its policy as an OpenAPI extension (the document adds the 429)", () => {
+    const route = testApp().routes.find((r) => r.path === "/submit");
+    expect(((route?.hooks.detail ?? {}) as Record<string, unknown>)["x-rate-limit"]).toEqual({
+      key: "ip",
+      policy: "submit",
+      limit: 2,
+      windowSeconds: 60,
+    });
+  });
+});

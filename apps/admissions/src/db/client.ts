@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { SQL } from "bun";
 import { type Dialect, dialectOf, prepareConnection } from "./dialect.ts";
+import { traced } from "./traced.ts";
 
 /**
  * The database as the app uses it: `run` for statements outside a transaction, `transaction`
@@ -58,9 +59,11 @@ function serialized(): Gate {
 function wrap(sql: SQL, dialect: Dialect, gate: Gate): Db {
   return {
     dialect,
-    run: (work) => gate(() => work(sql)),
+    run: (work) => gate(() => traced(dialect, "run", (note) => work(note(sql)))),
     transaction: <T>(work: (tx: SQL) => Promise<T>) =>
-      gate(() => sql.begin((tx) => work(tx)) as Promise<T>),
+      gate(() =>
+        traced(dialect, "transaction", (note) => sql.begin((tx) => work(note(tx))) as Promise<T>),
+      ),
     async ping() {
       await gate(() => sql`SELECT 1 AS ok`);
     },

@@ -1,22 +1,17 @@
-import { Problem } from "@platform/contracts/problem";
+import { problemDeclarations } from "@platform/server/openapi";
+import { admissionsProblems } from "../problems.ts";
 
-/** Error responses of a route, for the reference: every error is one problem+json shape. */
-export function problemResponses<const S extends readonly number[]>(...statuses: S) {
-  return Object.fromEntries(statuses.map((status) => [status, Problem])) as {
-    [K in S[number]]: typeof Problem;
-  };
-}
+export { withHeaders } from "@platform/server/openapi";
+
+/**
+ * A route's error responses from the codes it answers with, generic or admissions' own:
+ * `response: { 200: Program, ...problems("NOT_FOUND", "PROGRAM_CODE_TAKEN") }`. What the route's
+ * options imply is added by the document builder (modules/api): a JSON body's 400/413/415/422,
+ * credentials' 401/403 (from `detail.security`), a backing service's 503.
+ */
+export const problems = problemDeclarations(admissionsProblems);
 
 type SecurityRequirement = Record<string, string[]>;
-
-/** One error response written out by hand, for routes the generator cannot describe. */
-export const problemResponse = (description: string) => ({
-  description,
-  // A TypeBox schema is JSON Schema; the round trip drops TypeBox's own symbol keys.
-  content: {
-    "application/problem+json": { schema: JSON.parse(JSON.stringify(Problem)) as object },
-  },
-});
 
 /** Either credential alone authenticates (spec §5). */
 export const readSecurity: SecurityRequirement[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
@@ -52,3 +47,9 @@ export const securitySchemes = {
  * see), so routes also name the `json` parser, which is what lists the body in the reference.
  */
 export const jsonBody = <const T>(schema: T) => ({ body: schema, parse: "json" as const });
+
+/**
+ * A 204's success response, listed by hand in `detail.responses` (it has no body schema for the
+ * document builder to read); its error responses still come from `problems(...)`.
+ */
+export const noContent = (description: string) => ({ 204: { description } });

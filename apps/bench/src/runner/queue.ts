@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 export class QueueFullError extends Error {
   override name = "QueueFullError";
 }
@@ -42,7 +44,10 @@ export function createSerialQueue(maxWaiting: number): SerialQueue {
     clear() {
       for (const waiter of waiters.splice(0)) waiter.cancel("the queue was cleared");
     },
-    run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    run<T>(queued: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      // A waiting task is started by the one before it: bound here, it runs as part of the
+      // request that queued it (its log lines' ids, its trace), not the one that finished.
+      const task = AsyncLocalStorage.bind(queued);
       return new Promise<T>((resolve, reject) => {
         if (signal?.aborted) return reject(new QueueCancelledError("cancelled before it started"));
         const onAbort = () => waiter.cancel("cancelled while waiting");

@@ -1,4 +1,5 @@
 import type { BenchmarkType, IterationStats } from "@platform/contracts/benchmark";
+import { withSpan } from "@platform/server";
 import { createRunHistory } from "./history.ts";
 import { createSerialQueue } from "./queue.ts";
 import { BenchmarkFailedError, type RunAttempt, runInWorker } from "./run-in-worker.ts";
@@ -80,7 +81,11 @@ export function createBenchmarkRunner(
       // core in the middle of the timed section (measured: occasional whole runs 10-45% slower).
       Bun.gc(true);
       const startedAt = new Date();
-      const report = await attempt(order, { timeoutMs: opts.timeoutMs, signal: stopped.signal });
+      const report = await withSpan(
+        "bench.run",
+        { attributes: { "bench.type": type, "bench.attempt": attempts } },
+        () => attempt(order, { timeoutMs: opts.timeoutMs, signal: stopped.signal }),
+      );
       if (!report.ok) throw new BenchmarkFailedError(report.error);
       const meanNs = report.totalNs / order.iterations;
       if (attempts < opts.maxAttempts && history.isDisturbed(type, meanNs)) {

@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import type { RunResult } from "@platform/contracts";
-import type { Logger } from "@platform/server";
+import { type Logger, withSpan } from "@platform/server";
 import { createClientBudget } from "./budget.ts";
 import { createCheckerPool } from "./checker/pool.ts";
 import { pathReplacements, type SandboxSpec } from "./command.ts";
@@ -128,8 +128,13 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     logger: config.logger,
   });
 
+  // Traced, the check and the run are spans of their own (what they ran and printed is not).
   const runChecked = async (code: string, timeoutMs: number): Promise<RunResult> => {
-    const verdict = await checkers.check(code, layers.static);
+    const verdict = await withSpan("sandbox.check", {}, async (span) => {
+      const checked = await checkers.check(code, layers.static);
+      span?.setAttribute("sandbox.check.passed", checked.ok);
+      return checked;
+    });
     if (!verdict.ok) {
       return {
         output: "",
@@ -140,9 +145,17 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     }
     const sandbox = await pool.take(config.acquireTimeoutMs);
     try {
-      const outcome = await sandbox.run(verdict.js, {
-        timeoutMs,
-        maxOutputBytes: config.maxOutputBytes,
+      const outcome = await withSpan("sandbox.run", {}, async (span) => {
+        const ran = await sandbox.run(verdict.js, {
+          timeoutMs,
+          maxOutputBytes: config.maxOutputBytes,
+        });
+        span?.setAttributes({
+          "sandbox.timed_out": ran.timedOut,
+          "sandbox.final": ran.final?.t ?? "none",
+          "sandbox.duration_ms": ran.durationMs,
+        });
+        return ran;
       });
       return toRunResult(outcome, {
         timeoutMs,

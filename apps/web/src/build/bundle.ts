@@ -16,7 +16,7 @@ export type Bundle = {
   builtAt: number;
 };
 
-export const CLIENT_ENTRIES = ["game", "playground", "bench", "live-reload"] as const;
+export const CLIENT_ENTRIES = ["game", "playground", "bench", "portal", "live-reload"] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 
 export const CLIENT_DIR = join(import.meta.dir, "..", "client");
@@ -24,6 +24,7 @@ const ENTRY_FILES: Record<ClientEntry | "site", string> = {
   game: "game/game-page.tsx",
   playground: "playground/playground-page.tsx",
   bench: "bench/bench-page.tsx",
+  portal: "portal/portal-page.tsx",
   "live-reload": "dev/live-reload.ts",
   site: "shared/site.css",
 };
@@ -95,6 +96,7 @@ export async function buildClient(opts: { production: boolean }): Promise<Bundle
       game: url("game-page"),
       playground: url("playground-page"),
       bench: url("bench-page"),
+      portal: url("portal-page"),
       "live-reload": url("live-reload"),
     },
     styles: url("site"),

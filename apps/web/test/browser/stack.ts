@@ -26,21 +26,33 @@ export function freePorts(count: number): number[] {
   return ports;
 }
 
+type AppName = "leaderboard" | "runner" | "bench" | "admissions";
+
 export type StackOptions = {
   /** Environment per app on top of the ports, e.g. a low rate limit to reach a 429 quickly. */
-  env?: Partial<Record<"leaderboard" | "runner" | "bench" | "web", Record<string, string>>>;
+  env?: Partial<Record<AppName | "web", Record<string, string>>>;
+  /** The APIs to start besides the gateway and the site (default: the site's three). */
+  apps?: AppName[];
+  /**
+   * Run before the apps start, knowing the gateway's address (the portal's tests make an admin
+   * there and point the emails' links at it); answers more environment per app.
+   */
+  before?: (base: string) => Promise<StackOptions["env"]> | StackOptions["env"];
 };
 
 export type Stack = { base: string; stop: () => Promise<void> };
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const [gateway, leaderboard, runner, bench, web, nothing] = freePorts(6);
+  const wanted = opts.apps ?? ["leaderboard", "runner", "bench"];
+  const [gateway, leaderboard, runner, bench, web, admissions, nothing] = freePorts(7);
+  const port = (app: AppName, own: number | undefined) => (wanted.includes(app) ? own : nothing);
   const ports = {
     GATEWAY_PORT: gateway,
-    LEADERBOARD_PORT: leaderboard,
-    RUNNER_PORT: runner,
-    BENCH_PORT: bench,
+    LEADERBOARD_PORT: port("leaderboard", leaderboard),
+    RUNNER_PORT: port("runner", runner),
+    BENCH_PORT: port("bench", bench),
     WEB_PORT: web,
+    ADMISSIONS_PORT: port("admissions", admissions),
   };
   // Memory stores, whatever the surrounding run uses: a shared Redis would carry scores and
   // rate-limit counts from one run into the next, and these tests count both from zero.
@@ -48,17 +60,18 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const common = {
     ...inherited,
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-    // The gateway probes admissions too; nothing listens there, which the site never needs.
-    ADMISSIONS_URL: `http://127.0.0.1:${nothing}`,
+    // The gateway probes admissions too; unless asked for, nothing listens there.
+    ADMISSIONS_URL: `http://127.0.0.1:${ports.ADMISSIONS_PORT}`,
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
     NODE_ENV: "test",
   };
-  const apps = ["leaderboard", "runner", "bench", "web", "gateway"] as const;
+  const extra = (await opts.before?.(`http://127.0.0.1:${gateway}`)) ?? {};
+  const apps = [...wanted, "web", "gateway"] as const;
   const children = apps.map((app) =>
     Bun.spawn(["bun", "src/index.ts"], {
       cwd: join(APPS_DIR, app),
-      env: { ...common, ...(app === "gateway" ? {} : opts.env?.[app]) },
+      env: { ...common, ...(app === "gateway" ? {} : { ...opts.env?.[app], ...extra[app] }) },
       stdout: "inherit",
       stderr: "inherit",
     }),
@@ -72,8 +85,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await waitForHttp(`${base}/gateway/live`, 30_000);
     // Each app is up once it answers its own liveness probe (the runner's readiness also needs
     // bubblewrap, which the tests that need it check for themselves).
-    for (const port of [leaderboard, runner, bench, web]) {
-      await waitUntilOk(`http://127.0.0.1:${port}/health/live`, 60_000);
+    for (const app of [...wanted, "web"] as const) {
+      const own = app === "web" ? web : ports[`${app.toUpperCase() as Uppercase<AppName>}_PORT`];
+      await waitUntilOk(`http://127.0.0.1:${own}/health/live`, 60_000);
     }
     return { base, stop };
   } catch (error) {

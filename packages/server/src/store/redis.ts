@@ -1,4 +1,5 @@
 import { RedisClient } from "bun";
+import { SpanKind, withSpan } from "../tracing.ts";
 import * as scripts from "./redis-scripts.ts";
 import type { SharedStore } from "./types.ts";
 
@@ -29,7 +30,19 @@ export function redisStore(url: string, opts: RedisStoreOptions): SharedStore {
   const key = (name: string) => `${opts.prefix}${name}`;
   const digests = new Map<string, string>();
 
-  async function command<T>(name: string, args: string[]): Promise<T> {
+  /** One command, a span of its own when traced: its name only, never keys or values. */
+  const command = <T>(name: string, args: string[]): Promise<T> =>
+    withSpan(
+      name,
+      {
+        kind: SpanKind.CLIENT,
+        // db.system: the name backends used before semantic conventions 1.26 made it db.system.name.
+        attributes: { "db.system.name": "redis", "db.system": "redis", "db.operation.name": name },
+      },
+      () => send<T>(name, args),
+    );
+
+  async function send<T>(name: string, args: string[]): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(

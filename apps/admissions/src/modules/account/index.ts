@@ -1,12 +1,6 @@
 import { clientGuards, createRateLimiter, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import {
-  jsonBody,
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { jsonBody, noContent, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import {
   Accepted,
@@ -39,20 +33,8 @@ export type AccountRoutesDeps = AccountDeps & {
 const tags = ["account"];
 const HOUR = 3_600_000;
 
-/** A 204 route's responses, listed by hand: a 204 has no body schema for the generator. */
-const noContent = (description: string, errors: Record<number, string>) => ({
-  204: { description },
-  ...Object.fromEntries(
-    Object.entries(errors).map(([status, text]) => [status, problemResponse(text)]),
-  ),
-});
-
-const LINK_ERRORS = {
-  400: "INVALID_ACCOUNT_TOKEN: the link is unknown, expired or already used",
-  415: "Not JSON",
-  422: "Body invalid",
-  429: "RATE_LIMITED: too many link uses from this address",
-};
+/** What every emailed link's confirmation can answer besides its own errors. */
+const LINK_PROBLEMS = ["INVALID_ACCOUNT_TOKEN", "RATE_LIMITED"] as const;
 
 /**
  * The signed-in account's own security (password, email) and the emailed links that recover
@@ -83,7 +65,7 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         rateLimit: { key: "ip", limiter: emailsPerIp },
         ...jsonBody(PasswordResetRequest),
-        response: { 202: Accepted, ...problemResponses(400, 415, 422, 429) },
+        response: { 202: Accepted, ...problems("RATE_LIMITED") },
         detail: {
           tags,
           summary: "Forgot my password: email a reset link",
@@ -101,13 +83,11 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         rateLimit: { key: "ip", limiter: linkUsesPerIp },
         ...jsonBody(PasswordResetConfirm),
+        response: problems(...LINK_PROBLEMS, "ACCOUNT_DISABLED"),
         detail: {
           tags,
           summary: "Choose a new password with a reset link; signs the account out everywhere",
-          responses: noContent("Password set; every sign-in of the account ended", {
-            ...LINK_ERRORS,
-            403: "ACCOUNT_DISABLED",
-          }),
+          responses: noContent("Password set; every sign-in of the account ended"),
         },
       },
     )
@@ -120,25 +100,20 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         auth: true,
         ...jsonBody(PasswordChange),
+        response: problems("PASSWORD_INCORRECT", "LOGIN_THROTTLED"),
         detail: {
           tags,
           summary: "Change my password; ends every other sign-in",
           description:
             "Needs the current password (403 PASSWORD_INCORRECT). Wrong ones count as failed logins: past the login limit, 429 LOGIN_THROTTLED.",
           security: writeSecurity,
-          responses: noContent("Changed; this sign-in stays, every other one ended", {
-            401: "No valid credential",
-            403: "PASSWORD_INCORRECT, or a cookie without a valid X-CSRF-Token",
-            415: "Not JSON",
-            422: "Body invalid (the new password is 10 to 128 characters)",
-            429: "LOGIN_THROTTLED",
-          }),
+          responses: noContent("Changed; this sign-in stays, every other one ended"),
         },
       },
     )
     .get("/email-verification/", ({ actor }) => verificationStatus(deps, actor.id), {
       auth: true,
-      response: { 200: EmailVerification, ...problemResponses(401) },
+      response: { 200: EmailVerification },
       detail: { tags, summary: "Whether my email address is verified", security: readSecurity },
     })
     .post(
@@ -151,7 +126,7 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         auth: true,
         rateLimit: { key: "ip", limiter: emailsPerIp },
-        response: { 202: Accepted, ...problemResponses(401, 403, 409, 429) },
+        response: { 202: Accepted, ...problems("EMAIL_ALREADY_VERIFIED", "RATE_LIMITED") },
         detail: {
           tags,
           summary: "Email me a new verification link",
@@ -170,10 +145,11 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         rateLimit: { key: "ip", limiter: linkUsesPerIp },
         ...jsonBody(LinkConfirm),
+        response: problems(...LINK_PROBLEMS),
         detail: {
           tags,
           summary: "Verify my email address with the emailed link",
-          responses: noContent("Verified", LINK_ERRORS),
+          responses: noContent("Verified"),
         },
       },
     )
@@ -188,7 +164,10 @@ export const account = (deps: AccountRoutesDeps) => {
         auth: true,
         rateLimit: { key: "ip", limiter: emailsPerIp },
         ...jsonBody(EmailChangeRequest),
-        response: { 202: Accepted, ...problemResponses(400, 401, 403, 415, 422, 429) },
+        response: {
+          202: Accepted,
+          ...problems("PASSWORD_INCORRECT", "LOGIN_THROTTLED", "RATE_LIMITED"),
+        },
         detail: {
           tags,
           summary: "Change my email address: a link to the new one, a notice to the old one",
@@ -207,13 +186,11 @@ export const account = (deps: AccountRoutesDeps) => {
       {
         rateLimit: { key: "ip", limiter: linkUsesPerIp },
         ...jsonBody(LinkConfirm),
+        response: problems(...LINK_PROBLEMS, "EMAIL_TAKEN"),
         detail: {
           tags,
           summary: "Confirm a new email address with the link sent to it",
-          responses: noContent("The account now has the new address, verified", {
-            ...LINK_ERRORS,
-            409: "EMAIL_TAKEN: another account took the address meanwhile",
-          }),
+          responses: noContent("The account now has the new address, verified"),
         },
       },
     );

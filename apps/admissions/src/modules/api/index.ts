@@ -1,6 +1,13 @@
-import { openapi } from "@elysiajs/openapi";
+import { problemCatalog } from "@platform/server";
+import {
+  type Operation,
+  openApiDocument,
+  type RouteInfo,
+  referencePages,
+} from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import { securitySchemes } from "../../lib/openapi.ts";
+import { admissionsProblems } from "../../problems.ts";
 
 const PREFIX = "/api/v1";
 export const SCHEMA_PATH = `${PREFIX}/schema/`;
@@ -13,55 +20,68 @@ Authentication: log in at \`POST /api/v1/auth/login/\` for an access token (send
 rely on the cookie alone and change something (POST, PUT, PATCH, DELETE) must also send the
 \`X-CSRF-Token\` header with the \`csrfToken\` login returned.
 
-Errors are RFC 9457 \`application/problem+json\` with a stable machine \`code\`. Lists are
-paginated as \`{ count, next, previous, results }\` with \`?limit=&offset=\`.`;
+Errors are RFC 9457 \`application/problem+json\` with a stable machine \`code\`; each operation
+lists the codes it answers with. Lists are paginated as \`{ count, next, previous, results }\`
+with \`?limit=&offset=\`.`;
 
-/** Long-form reference: Redoc rendering the same OpenAPI document. */
-const REDOC_PAGE = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Admissions API reference</title>
-  </head>
-  <body>
-    <redoc spec-url="${SCHEMA_PATH}"></redoc>
-    <script src="https://cdn.jsdelivr.net/npm/redoc@2.5.0/bundles/redoc.standalone.js"></script>
-  </body>
-</html>`;
+const tags = [
+  { name: "auth", description: "Registration, sign-in, tokens and sessions" },
+  { name: "catalog", description: "Programs and their intakes" },
+  { name: "applications", description: "Applications and their lifecycle" },
+  { name: "documents", description: "Documents attached to applications" },
+  { name: "payments", description: "Application fees, refunds and waivers" },
+  { name: "review", description: "Rubrics, reviewer assignments, reviews" },
+  { name: "decisions", description: "Offers, the waitlist and seats per intake" },
+  { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
+  { name: "health", description: "Probes" },
+];
 
 /**
- * The API describing itself, in three references: interactive (Scalar) at /api/v1/docs/,
- * long-form (Redoc) at /api/v1/redoc/, and the OpenAPI 3.1 document both read at
- * /api/v1/schema/. The folder is named for the URL segment the three share: no narrower one does.
+ * What an operation's credentials imply (auth/guard.ts): with the bearer scheme required, no or
+ * a bad credential is a 401; the cookie on an unsafe method without its CSRF token is a 403. On
+ * public routes that read credentials (`{}` among the options) only a bad bearer token is refused.
+ * Every API route reads the database: while it is down, a 503 to retry.
  */
-export const api = (version: string) =>
-  new Elysia({ name: "api", prefix: PREFIX })
+function impliedProblems(route: RouteInfo, operation: Operation): string[] {
+  const codes: string[] = [];
+  const security = operation.security ?? [];
+  if (security.some((option) => "bearerAuth" in option)) {
+    const optional = security.some((option) => Object.keys(option).length === 0);
+    codes.push(
+      ...(optional ? ["INVALID_TOKEN"] : ["UNAUTHORIZED", "INVALID_TOKEN", "INVALID_SESSION"]),
+    );
+  }
+  if (security.some((option) => "csrfToken" in option)) {
+    codes.push("CSRF_TOKEN_MISSING", "CSRF_TOKEN_INVALID");
+  }
+  if (route.path.startsWith(`${PREFIX}/`)) codes.push("SERVICE_UNAVAILABLE");
+  return codes;
+}
+
+/**
+ * The API describing itself: the OpenAPI 3.1 document at /api/v1/schema/, and a human reference
+ * (Swagger UI, served from the installed package) at /api/v1/docs/, with every operation opened
+ * at /api/v1/redoc/ (the long form, at the address the Redoc page had). The folder is named for
+ * the URL segment the three share: no narrower one does.
+ */
+export const api = (version: string, models: Record<string, Record<string, unknown>>) =>
+  new Elysia({ name: "api" })
     .use(
-      openapi({
-        path: "/docs/",
-        specPath: "/schema/",
-        // The plugin hands Scalar a relative URL, which resolves under /api/v1/docs/.
-        scalar: { url: SCHEMA_PATH },
-        documentation: {
-          info: { title: "Admissions API", version, description },
-          tags: [
-            { name: "auth", description: "Registration, sign-in, tokens and sessions" },
-            { name: "catalog", description: "Programs and their intakes" },
-            { name: "applications", description: "Applications and their lifecycle" },
-            { name: "documents", description: "Documents attached to applications" },
-            { name: "payments", description: "Application fees, refunds and waivers" },
-            { name: "review", description: "Rubrics, reviewer assignments, reviews" },
-            { name: "decisions", description: "Offers, the waitlist and seats per intake" },
-            { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
-            { name: "health", description: "Probes" },
-          ],
-          components: { securitySchemes },
-        },
+      openApiDocument({
+        path: SCHEMA_PATH,
+        info: { title: "Admissions API", version, description },
+        tags,
+        securitySchemes,
+        models,
+        problems: { ...problemCatalog, ...admissionsProblems },
+        impliedProblems,
       }),
     )
-    .get(
-      "/redoc/",
-      () => new Response(REDOC_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
-      { detail: { hide: true } },
+    .use(
+      referencePages({
+        title: "Admissions API reference",
+        specUrl: SCHEMA_PATH,
+        assets: `${PREFIX}/docs/assets/`,
+        pages: { [`${PREFIX}/docs/`]: "list", [`${PREFIX}/redoc/`]: "full" },
+      }),
     );

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { PageQuery, pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import {
@@ -51,7 +51,25 @@ const paymentTags = ["payments"];
 const IfMatch = t.Object({
   "if-match": t.Optional(t.String({ description: 'The ETag you last read, e.g. "3"' })),
 });
-const errors = problemResponses(400, 401, 403, 404, 409, 412, 415, 422);
+/** What every move can answer: the lifecycle table, the version check, the application. */
+const MOVE_PROBLEMS = [
+  "NOT_FOUND",
+  "BAD_REQUEST",
+  "ILLEGAL_TRANSITION",
+  "TRANSITION_FORBIDDEN",
+  "VERSION_CONFLICT",
+  "PRECONDITION_FAILED",
+] as const;
+const SUBMISSION_PROBLEMS = [
+  "PROGRAM_INACTIVE",
+  "INTAKE_NOT_OPEN",
+  "APPLICATION_DEADLINE_PASSED",
+  "REQUIRED_DOCUMENTS_MISSING",
+  "APPLICATION_FEE_UNPAID",
+] as const;
+const OFFER_PROBLEMS = ["OFFER_EXPIRED", "NO_SEATS_AVAILABLE"] as const;
+/** An application as answered: its version rides along as the ETag. */
+const Versioned = withHeaders(Application, "ETag");
 
 /** The response carries the version as an ETag, for If-Match on the next change. */
 const withEtag = (set: { headers: Record<string, unknown> }, application: Application) => {
@@ -89,7 +107,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
     params: IdParams,
     headers: IfMatch,
     ...jsonBody(ActionBody),
-    response: { 200: Application, ...errors },
+    response: { 200: Versioned, ...problems(...MOVE_PROBLEMS) },
   } as const;
 
   return new Elysia({ name: "applications", prefix: "/api/v1/applications" })
@@ -102,7 +120,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
       {
         auth: true,
         query: ApplicationListQuery,
-        response: { 200: ApplicationPage, ...problemResponses(401, 422) },
+        response: { 200: ApplicationPage, ...problems("FORBIDDEN") },
         detail: {
           tags,
           summary: "List applications: applicants their own, staff all",
@@ -119,7 +137,16 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
       {
         auth: ["applicant"],
         ...jsonBody(ApplicationCreate),
-        response: { 201: Application, ...errors },
+        response: {
+          201: Versioned,
+          ...problems(
+            "FORBIDDEN",
+            "APPLICATION_EXISTS",
+            "PROGRAM_INACTIVE",
+            "INTAKE_NOT_OPEN",
+            "APPLICATION_DEADLINE_PASSED",
+          ),
+        },
         detail: {
           tags,
           summary: "Start a draft for an open intake (one per program and intake)",
@@ -133,7 +160,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
       {
         auth: true,
         params: IdParams,
-        response: { 200: Application, ...problemResponses(401, 404) },
+        response: { 200: Versioned, ...problems("NOT_FOUND") },
         detail: { tags, summary: "One application (ETag: its version)", security: readSecurity },
       },
     )
@@ -155,7 +182,17 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         params: IdParams,
         headers: IfMatch,
         ...jsonBody(ApplicationUpdate),
-        response: { 200: Application, ...errors },
+        response: {
+          200: Versioned,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "BAD_REQUEST",
+            "APPLICATION_NOT_EDITABLE",
+            "VERSION_CONFLICT",
+            "PRECONDITION_FAILED",
+          ),
+        },
         detail: {
           tags,
           summary: "Edit a draft (optimistic locking: If-Match or `version`)",
@@ -181,7 +218,10 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         params: IdParams,
         headers: IfMatch,
         ...jsonBody(TransitionRequest),
-        response: { 200: Application, ...errors },
+        response: {
+          200: Versioned,
+          ...problems(...MOVE_PROBLEMS, ...SUBMISSION_PROBLEMS, ...OFFER_PROBLEMS),
+        },
         detail: {
           tags,
           summary: "Move an application to another status",
@@ -199,7 +239,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery),
-        response: { 200: TransitionPage, ...problemResponses(401, 404, 422) },
+        response: { 200: TransitionPage, ...problems("NOT_FOUND") },
         detail: {
           tags,
           summary: "The application's transitions: who, from, to, why, when",
@@ -209,6 +249,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
     )
     .post("/:id/submit/", moveTo("submitted"), {
       ...action,
+      response: { 200: Versioned, ...problems(...MOVE_PROBLEMS, ...SUBMISSION_PROBLEMS) },
       detail: {
         tags,
         summary: "Submit a draft",
@@ -219,6 +260,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
     })
     .post("/:id/accept/", moveTo("accepted"), {
       ...action,
+      response: { 200: Versioned, ...problems(...MOVE_PROBLEMS, ...OFFER_PROBLEMS) },
       detail: {
         tags,
         summary: "Accept an offer or a conditional offer (the applicant), before its deadline",
@@ -266,10 +308,28 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         params: IdParams,
         headers: IdempotencyHeaders,
         ...jsonBody(PaymentCreate),
-        response: { 201: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422, 502) },
+        response: {
+          201: withHeaders(Payment, "Location", "Idempotent-Replayed"),
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "BAD_REQUEST",
+            "IDEMPOTENCY_KEY_MISSING",
+            "IDEMPOTENCY_KEY_REUSED",
+            "APPLICATION_NOT_EDITABLE",
+            "FEE_NOT_REQUIRED",
+            "FEE_WAIVED",
+            "FEE_ALREADY_PAID",
+            "PAYMENT_PENDING",
+            "PAYMENT_PROVIDER_ERROR",
+          ),
+        },
         detail: {
           tags: paymentTags,
           summary: "Pay your application's fee (Idempotency-Key required)",
+          // Required, though a request without it is answered 400 IDEMPOTENCY_KEY_MISSING (a
+          // code of its own) rather than by the schema's 422.
+          parameters: [{ name: "idempotency-key", in: "header", required: true }],
           description:
             "The amount and currency come from the program. The same Idempotency-Key and body return the same payment (header Idempotent-Replayed: true); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; no key is 400 IDEMPOTENCY_KEY_MISSING. `manual` (default) answers with a reference and instructions; `stripe` with a checkoutUrl to send the applicant to. 409: FEE_NOT_REQUIRED, FEE_WAIVED, FEE_ALREADY_PAID, PAYMENT_PENDING (with paymentId), APPLICATION_NOT_EDITABLE.",
           security: writeSecurity,
@@ -284,7 +344,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         auth: true,
         params: IdParams,
         query: PaymentListQuery,
-        response: { 200: PaymentPage, ...problemResponses(401, 404, 422) },
+        response: { 200: PaymentPage, ...problems("NOT_FOUND") },
         detail: {
           tags: paymentTags,
           summary: "An application's payments (its applicant, staff)",

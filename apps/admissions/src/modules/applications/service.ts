@@ -1,9 +1,11 @@
 import { HttpProblem, invalidField } from "@platform/server";
+import type { SQL } from "bun";
 import { isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import type { Page } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
 import { findIntakeWithProgram } from "../catalog/service.ts";
+import { profileSnapshot } from "../profile/service.ts";
 import type { User } from "../users/model.ts";
 import type { Application, MoveRequest, Origin, Precondition } from "../workflow/model.ts";
 import {
@@ -65,6 +67,7 @@ export async function createApplication(
       status: "draft",
       version: 1,
       ...formColumns(body),
+      applicant_snapshot: await snapshotOf(tx, origin.actor.id),
       created_at: at,
       updated_at: at,
     };
@@ -84,6 +87,12 @@ export async function createApplication(
     );
     return (await load(tx, row.id)) as Application;
   });
+}
+
+/** The applicant's profile, which the new application is prefilled from. */
+async function snapshotOf(tx: SQL, applicantId: string | null) {
+  const snapshot = applicantId ? await profileSnapshot(tx, applicantId) : null;
+  return snapshot ? JSON.stringify(snapshot) : null;
 }
 
 function formColumns(form: Omit<ApplicationUpdate, "version">) {

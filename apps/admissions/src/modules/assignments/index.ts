@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponse, problemResponses, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import { ApplicationParams, AssignBody, Assigned, AssignmentParams } from "./model.ts";
@@ -24,7 +24,18 @@ export const assignments = (deps: Deps) =>
         auth: ["admin"],
         params: ApplicationParams,
         ...jsonBody(AssignBody),
-        response: { 201: Assigned, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          201: Assigned,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "REVIEWER_NOT_IN_POOL",
+            "REVIEWER_CONFLICTED",
+            "ALREADY_ASSIGNED",
+            "NO_REVIEWER_AVAILABLE",
+            "ASSIGNMENT_CLOSED",
+          ),
+        },
         detail: {
           tags,
           summary: "Assign a reviewer (admins): the one named, or round-robin in the program",
@@ -43,16 +54,12 @@ export const assignments = (deps: Deps) =>
       {
         auth: ["admin"],
         params: AssignmentParams,
+        response: problems("FORBIDDEN", "NOT_FOUND"),
         detail: {
           tags,
           summary: "Unassign a reviewer (admins)",
           security: writeSecurity,
-          responses: {
-            204: { description: "Unassigned; a review already written stays" },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Not an admin"),
-            404: problemResponse("No such application or assignment"),
-          },
+          responses: { 204: { description: "Unassigned; a review already written stays" } },
         },
       },
     );

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "../../db/client.ts";
-import { problemResponses, readSecurity } from "../../lib/openapi.ts";
+import { problems, readSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { AuditPage, AuditQuery } from "./model.ts";
@@ -13,7 +13,7 @@ export const audit = (deps: { db: Db; guard: AuthGuard }) =>
     .get("/", ({ query, request }) => listAudit(deps.db, query, pageOf(query), request.url), {
       auth: ["admin"],
       query: AuditQuery,
-      response: { 200: AuditPage, ...problemResponses(401, 403, 422) },
+      response: { 200: AuditPage, ...problems("FORBIDDEN") },
       detail: {
         tags: ["staff"],
         summary: "The audit log of staff and system actions (admins), newest first",

@@ -18,6 +18,7 @@ const resolvePrincipal = (deps: AuthDeps, request: Request, cookie: Cookies) => 
     sessionToken: typeof sessionToken === "string" ? sessionToken : undefined,
     csrfHeader: request.headers.get(CSRF_HEADER),
     unsafeMethod: !SAFE_METHODS.has(request.method),
+    path: new URL(request.url).pathname,
   });
 };
 
@@ -34,6 +35,8 @@ const unauthenticated = () =>
  */
 function staleCookie(error: unknown): null {
   if (error instanceof HttpProblem && error.code === "INVALID_SESSION") return null;
+  // An admin who has yet to enrol in MFA sees public pages as the public does.
+  if (error instanceof HttpProblem && error.code === "MFA_ENROLMENT_REQUIRED") return null;
   throw error;
 }
 

@@ -1,12 +1,6 @@
 import { clientGuards, createRateLimiter, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
-import {
-  jsonBody,
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { User } from "../users/model.ts";
 import { type AuthGuard, type RateLimitGuard, SESSION_COOKIE } from "./guard.ts";
 import {
@@ -58,7 +52,7 @@ export const auth = (deps: AuthRoutesDeps) => {
       {
         rateLimit: { key: "ip", limiter: registerLimit },
         ...jsonBody(RegisterBody),
-        response: { 201: User, ...problemResponses(400, 409, 415, 422, 429) },
+        response: { 201: User, ...problems("EMAIL_TAKEN", "RATE_LIMITED") },
         detail: {
           tags,
           summary: "Register an applicant account",
@@ -78,7 +72,10 @@ export const auth = (deps: AuthRoutesDeps) => {
       {
         ...jsonBody(LoginBody),
         cookie: SessionCookie,
-        response: { 200: LoginResult, ...problemResponses(400, 401, 403, 415, 422, 429) },
+        response: {
+          200: withHeaders(LoginResult, "Set-Cookie"),
+          ...problems("INVALID_CREDENTIALS", "ACCOUNT_DISABLED", "LOGIN_THROTTLED"),
+        },
         detail: {
           tags,
           summary: "Log in: access token, refresh token and the session cookie",
@@ -89,7 +86,7 @@ export const auth = (deps: AuthRoutesDeps) => {
     )
     .post("/refresh/", ({ body }) => refresh(deps, body.refreshToken), {
       ...jsonBody(RefreshBody),
-      response: { 200: TokenPair, ...problemResponses(400, 401, 415, 422) },
+      response: { 200: TokenPair, ...problems("INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED") },
       detail: {
         tags,
         summary: "Trade a refresh token for a new pair (rotation)",
@@ -114,21 +111,22 @@ export const auth = (deps: AuthRoutesDeps) => {
           security: writeSecurity,
           // Listed by hand: a 204 has no body schema for the generator to read.
           responses: {
-            204: { description: "Signed out; the session cookie is cleared" },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Cookie without a valid X-CSRF-Token"),
+            204: {
+              description: "Signed out; the session cookie is cleared",
+              headers: { "Set-Cookie": { $ref: "#/components/headers/Set-Cookie" } },
+            },
           },
         },
       },
     )
     .get("/me/", ({ actor }) => actor, {
       auth: true,
-      response: { 200: User, ...problemResponses(401) },
+      response: { 200: User },
       detail: { tags, summary: "The signed-in account", security: readSecurity },
     })
     .get("/csrf/", ({ cookie }) => csrfTokenFor(deps, cookie[SESSION_COOKIE].value), {
       cookie: SessionCookie,
-      response: { 200: CsrfToken, ...problemResponses(401) },
+      response: { 200: CsrfToken, ...problems("UNAUTHORIZED") },
       detail: {
         tags,
         summary: "The CSRF token of the current cookie session",

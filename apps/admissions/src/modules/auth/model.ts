@@ -16,6 +16,19 @@ export const LoginBody = t.Object(
   {
     email: t.String({ minLength: 1, maxLength: 254 }),
     password: t.String({ minLength: 1, maxLength: 128 }),
+    otp: t.Optional(
+      t.String({
+        pattern: "^[0-9]{6}$",
+        description: "Accounts with MFA: the authenticator's current 6-digit code",
+      }),
+    ),
+    recoveryCode: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 32,
+        description: "Accounts with MFA, instead of `otp`: one of the recovery codes (works once)",
+      }),
+    ),
   },
   { examples: [{ email: "ada@example.org", password: "correct-horse-battery" }] },
 );

@@ -7,6 +7,7 @@ import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, findUserByEmail, findUserById, normalizeEmail } from "../users/service.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./internal/jwt.ts";
 import { endSignIn, openSignIn, type SignInOrigin, touchSignIn } from "./internal/registry.ts";
+import { type SecondFactor, standingOf, verifySecondFactor } from "./internal/second-factor.ts";
 import { findFamily, findSession, revokeFamily, rotateRefreshToken } from "./internal/sessions.ts";
 import {
   assertLoginAllowed,
@@ -25,6 +26,7 @@ export {
   type SignIn,
   type SignInOrigin,
 } from "./internal/registry.ts";
+export type { SecondFactor, SecondFactorCodes } from "./internal/second-factor.ts";
 export type { LoginThrottlePolicy } from "./internal/throttle.ts";
 
 export type AuthDeps = {
@@ -38,6 +40,8 @@ export type AuthDeps = {
   throttle: LoginThrottlePolicy;
   /** Runs in the new account's transaction (the account feature's verification email). */
   afterRegister?: (tx: SQL, user: User) => Promise<void>;
+  /** The mfa module, plugged in by app.ts; without it, a password alone signs in. */
+  secondFactor?: SecondFactor;
 };
 
 /** Who is calling, and with which credential. */
@@ -84,11 +88,13 @@ export async function login(
   }
   const { passwordHash: _, ...user } = account;
   if (!user.active) throw problem("ACCOUNT_DISABLED", { detail: "This account is disabled" });
+  const factor = await verifySecondFactor(deps, user, body, email, clientIp);
   const origin: SignInOrigin = { ip: clientIp, userAgent };
   const issued = await openSignIn(deps, account, origin);
   // The password changed while this login was checking it: the login fails like a wrong one.
   if (!issued)
     throw problem("INVALID_CREDENTIALS", { detail: "The email or password is incorrect" });
+  if (factor === "passed") await deps.secondFactor?.passed(issued.familyId);
   const tokens = await tokenPair(deps, user, issued.familyId, issued.refreshToken);
   return {
     result: { ...tokens, csrfToken: issued.csrfToken, user },
@@ -136,6 +142,11 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
   if (!(await touchSignIn(deps, outcome.familyId))) {
     throw problem("INVALID_REFRESH_TOKEN", { detail: "This sign-in has ended; log in again" });
   }
+  if ((await standingOf(deps, user, outcome.familyId, null)) === "stale") {
+    throw problem("INVALID_REFRESH_TOKEN", {
+      detail: "This sign-in was made before two-factor authentication was enabled; log in again",
+    });
+  }
   return tokenPair(deps, user, outcome.familyId, outcome.refreshToken);
 }
 
@@ -149,6 +160,8 @@ export type Credentials = {
   csrfHeader: string | null;
   /** POST, PUT, PATCH, DELETE: the methods a cross-site form or script could send. */
   unsafeMethod: boolean;
+  /** The request's path, for the second factor's enrolment rule. */
+  path?: string;
 };
 
 /**
@@ -163,7 +176,7 @@ export async function authenticate(
 ): Promise<Principal | null> {
   const principal =
     credentials.authorization !== null
-      ? await fromBearer(deps, credentials.authorization)
+      ? await fromBearer(deps, credentials.authorization, credentials.path ?? null)
       : credentials.sessionToken
         ? await fromCookie(deps, credentials)
         : null;
@@ -183,7 +196,11 @@ const invalidToken = () =>
     headers: { "www-authenticate": 'Bearer error="invalid_token"' },
   });
 
-async function fromBearer(deps: AuthDeps, authorization: string): Promise<Principal> {
+async function fromBearer(
+  deps: AuthDeps,
+  authorization: string,
+  path: string | null,
+): Promise<Principal> {
   const invalid = invalidToken;
   const token = BEARER.exec(authorization.trim())?.[1];
   if (!token) throw invalid();
@@ -193,14 +210,18 @@ async function fromBearer(deps: AuthDeps, authorization: string): Promise<Princi
   if (!family || family.userId !== claims.sub) throw invalid();
   const user = await activeUser(deps, claims.sub);
   if (!user) throw invalid();
+  if ((await standingOf(deps, user, claims.sid, path)) === "stale") throw invalid();
   return { user, via: "bearer", familyId: claims.sid };
 }
 
 async function fromCookie(deps: AuthDeps, credentials: Credentials): Promise<Principal> {
   const session = await findSession(deps.store, credentials.sessionToken ?? "");
   const user = session && (await activeUser(deps, session.userId));
-  if (!session || !user) {
-    throw problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  const invalid = () =>
+    problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
+  if (!session || !user) throw invalid();
+  if ((await standingOf(deps, user, session.familyId, credentials.path ?? null)) === "stale") {
+    throw invalid();
   }
   if (credentials.unsafeMethod) assertCsrf(credentials.csrfHeader, session.csrfToken);
   return { user, via: "cookie", familyId: session.familyId };

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
@@ -45,7 +45,7 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
       {
         optionalAuth: true,
         query: ProgramListQuery,
-        response: { 200: ProgramPage, ...problemResponses(401, 422) },
+        response: { 200: ProgramPage },
         detail: {
           tags,
           summary: "List programs (public): search, filters, ordering, pagination",
@@ -64,14 +64,14 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
       {
         ...write,
         ...jsonBody(ProgramCreate),
-        response: { 201: Program, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        response: { 201: Program, ...problems("FORBIDDEN", "PROGRAM_CODE_TAKEN") },
         detail: { ...write.detail, summary: "Create a program (staff)" },
       },
     )
     .get("/programs/:id/", ({ params, viewer }) => getProgram(deps, params.id, viewer), {
       optionalAuth: true,
       params: IdParams,
-      response: { 200: ProgramDetail, ...problemResponses(401, 404) },
+      response: { 200: ProgramDetail, ...problems("NOT_FOUND") },
       detail: {
         tags,
         summary: "A program with its intakes (public; inactive programs for staff only)",
@@ -86,7 +86,7 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
         ...write,
         params: IdParams,
         ...jsonBody(ProgramUpdate),
-        response: { 200: Program, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: { 200: Program, ...problems("FORBIDDEN", "NOT_FOUND", "PROGRAM_CODE_TAKEN") },
         detail: { ...write.detail, summary: "Update a program, including `active` (staff)" },
       },
     )
@@ -97,7 +97,7 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
       {
         ...write,
         params: IdParams,
-        response: { 200: Program, ...problemResponses(401, 403, 404) },
+        response: { 200: Program, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           ...write.detail,
           summary: "Deactivate a program: hidden from the public, closed to new applications",
@@ -114,7 +114,7 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
         ...write,
         params: IdParams,
         ...jsonBody(IntakeCreate),
-        response: { 201: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: { 201: Intake, ...problems("FORBIDDEN", "NOT_FOUND", "INTAKE_TERM_TAKEN") },
         detail: { ...write.detail, summary: "Add an intake to a program (staff)" },
       },
     )
@@ -126,7 +126,10 @@ export const catalog = (deps: CatalogDeps & { guard: AuthGuard; trustedProxies: 
         ...write,
         params: IdParams,
         ...jsonBody(IntakeUpdate),
-        response: { 200: Intake, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: Intake,
+          ...problems("FORBIDDEN", "NOT_FOUND", "INTAKE_TERM_TAKEN", "CAPACITY_BELOW_TAKEN"),
+        },
         detail: { ...write.detail, summary: "Update an intake (staff)" },
       },
     );

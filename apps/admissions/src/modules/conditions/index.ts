@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import { ApplicationParams, ConditionList, ConditionParams, ConditionUpdate } from "./model.ts";
@@ -17,7 +17,7 @@ export const conditions = (deps: Deps) =>
     .get("/", ({ actor, params }) => listConditions(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
-      response: { 200: ConditionList, ...problemResponses(401, 404, 422) },
+      response: { 200: ConditionList, ...problems("NOT_FOUND") },
       detail: {
         tags,
         summary: "The conditions of the application's offer (its applicant, staff)",
@@ -34,7 +34,10 @@ export const conditions = (deps: Deps) =>
         auth: ["admin"],
         params: ConditionParams,
         ...jsonBody(ConditionUpdate),
-        response: { 200: ConditionList, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: ConditionList,
+          ...problems("FORBIDDEN", "NOT_FOUND", "CONDITIONS_CLOSED", "VERSION_CONFLICT"),
+        },
         detail: {
           tags,
           summary: "Settle a condition (admins): met, not met, waived, or back to pending",

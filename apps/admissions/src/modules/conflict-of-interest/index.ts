@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -26,7 +26,7 @@ export const conflictOfInterest = (deps: Deps) =>
         auth: STAFF,
         params: ApplicationParams,
         ...jsonBody(ConflictBody),
-        response: { 200: Conflict, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        response: { 200: Conflict, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "Declare a conflict of interest: removes you from the application for good",

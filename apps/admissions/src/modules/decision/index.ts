@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import type { ApplicationsDeps } from "../applications/service.ts";
 import { transition } from "../applications/service.ts";
 import type { AuthGuard } from "../auth/guard.ts";
@@ -40,7 +40,19 @@ export const decision = (deps: Deps) =>
         auth: ["admin"],
         params: ApplicationParams,
         ...jsonBody(DecisionBody),
-        response: { 200: Application, ...problemResponses(400, 401, 403, 404, 409, 412, 415, 422) },
+        response: {
+          200: withHeaders(Application, "ETag"),
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "BAD_REQUEST",
+            "ILLEGAL_TRANSITION",
+            "TRANSITION_FORBIDDEN",
+            "VERSION_CONFLICT",
+            "PRECONDITION_FAILED",
+            "NO_SEATS_AVAILABLE",
+          ),
+        },
         detail: {
           tags,
           summary: "Decide (admins): offer, conditional offer, waitlist or reject",

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import {
@@ -21,7 +21,6 @@ import {
 
 type Deps = DeferralsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
 const tags = ["decisions"];
-const decided = { 200: Deferral, ...problemResponses(400, 401, 403, 404, 409, 415, 422) };
 
 /** Deferring an accepted place to a later intake: asked for, then approved or refused. */
 export const deferrals = (deps: Deps) =>
@@ -31,7 +30,7 @@ export const deferrals = (deps: Deps) =>
     .get("/", ({ actor, params }) => listDeferrals(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
-      response: { 200: DeferralList, ...problemResponses(401, 404, 422) },
+      response: { 200: DeferralList, ...problems("NOT_FOUND") },
       detail: {
         tags,
         summary: "The application's deferral requests (its applicant, staff)",
@@ -48,7 +47,16 @@ export const deferrals = (deps: Deps) =>
         auth: ["applicant", "admin"],
         params: ApplicationParams,
         ...jsonBody(DeferralCreate),
-        response: { 201: Deferral, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          201: Deferral,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "DEFERRAL_NOT_ALLOWED",
+            "DEFERRAL_PENDING",
+            "DEFERRAL_CONFLICT",
+          ),
+        },
         detail: {
           tags,
           summary: "Ask to defer an accepted place to a later intake (the applicant, or an admin)",
@@ -66,7 +74,18 @@ export const deferrals = (deps: Deps) =>
         auth: ["admin"],
         params: DeferralParams,
         ...jsonBody(DeferralDecision),
-        response: decided,
+        response: {
+          200: Deferral,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "DEFERRAL_CLOSED",
+            "DEFERRAL_NOT_ALLOWED",
+            "DEFERRAL_CONFLICT",
+            "NO_SEATS_AVAILABLE",
+            "VERSION_CONFLICT",
+          ),
+        },
         detail: {
           tags,
           summary: "Approve a deferral (admins): the place moves to the later intake",
@@ -84,7 +103,7 @@ export const deferrals = (deps: Deps) =>
         auth: ["admin"],
         params: DeferralParams,
         ...jsonBody(DeferralDecision),
-        response: decided,
+        response: { 200: Deferral, ...problems("FORBIDDEN", "NOT_FOUND", "DEFERRAL_CLOSED") },
         detail: {
           tags,
           summary: "Refuse a deferral (admins): the place stays; the applicant is emailed",

@@ -6,13 +6,7 @@ import {
   type TrustedProxies,
 } from "@platform/server";
 import { Elysia } from "elysia";
-import {
-  jsonBody,
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
@@ -110,8 +104,22 @@ export const documents = (deps: DocumentsRoutesDeps) => {
           return STREAMED;
         },
         response: {
-          201: Document,
-          ...problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429),
+          201: withHeaders(Document, "Location"),
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "BAD_REQUEST",
+            "VALIDATION_FAILED",
+            "UNSUPPORTED_MEDIA_TYPE",
+            "DOCUMENT_TYPE_NOT_ALLOWED",
+            "DOCUMENT_TOO_LARGE",
+            "DOCUMENT_EMPTY",
+            "DOCUMENT_TRUNCATED",
+            "DOCUMENT_LIMIT_REACHED",
+            "DOCUMENTS_CLOSED",
+            "RATE_LIMITED",
+            "BAD_GATEWAY",
+          ),
         },
         detail: {
           tags,
@@ -131,7 +139,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
         auth: true,
         params: ApplicationParams,
         query: DocumentListQuery,
-        response: { 200: DocumentPage, ...problemResponses(401, 404, 422) },
+        response: { 200: DocumentPage, ...problems("NOT_FOUND") },
         detail: {
           tags,
           summary: "An application's documents (its applicant, staff)",
@@ -142,7 +150,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
     .get("/checklist/", ({ actor, params }) => getChecklist(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
-      response: { 200: Checklist, ...problemResponses(401, 404) },
+      response: { 200: Checklist, ...problems("NOT_FOUND") },
       detail: {
         tags,
         summary: "Each required document type: missing, uploaded, verified or rejected",
@@ -155,7 +163,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       {
         auth: true,
         params: DocumentParams,
-        response: { 200: Document, ...problemResponses(401, 404) },
+        response: { 200: Document, ...problems("NOT_FOUND") },
         detail: { tags, summary: "One document's metadata", security: readSecurity },
       },
     )
@@ -168,6 +176,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       {
         auth: true,
         params: DocumentParams,
+        response: problems("NOT_FOUND"),
         detail: {
           tags,
           summary: "Download the file (its applicant, staff), always as an attachment",
@@ -175,6 +184,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
           responses: {
             200: {
               description: "The file's bytes, Content-Disposition: attachment",
+              headers: { ETag: { $ref: "#/components/headers/ETag" } },
               content: Object.fromEntries(
                 ["application/pdf", "image/jpeg", "image/png"].map((type) => [
                   type,
@@ -182,8 +192,6 @@ export const documents = (deps: DocumentsRoutesDeps) => {
                 ]),
               ),
             },
-            401: problemResponse("No valid credential"),
-            404: problemResponse("No such document on an application you can see"),
           },
         },
       },
@@ -197,17 +205,12 @@ export const documents = (deps: DocumentsRoutesDeps) => {
       {
         auth: ["applicant"],
         params: DocumentParams,
+        response: problems("FORBIDDEN", "NOT_FOUND", "APPLICATION_NOT_EDITABLE"),
         detail: {
           tags,
           summary: "Delete a document from your draft",
           security: writeSecurity,
-          responses: {
-            204: { description: "Deleted, file included" },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Not an applicant, or a cookie without X-CSRF-Token"),
-            404: problemResponse("No such document on your application"),
-            409: problemResponse("The application is no longer a draft (APPLICATION_NOT_EDITABLE)"),
-          },
+          responses: { 204: { description: "Deleted, file included" } },
         },
       },
     )
@@ -226,7 +229,7 @@ export const documents = (deps: DocumentsRoutesDeps) => {
         auth: STAFF,
         params: DocumentParams,
         ...jsonBody(ReviewBody),
-        response: { 200: Document, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        response: { 200: Document, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "Verify or reject a document (staff); a rejection needs a note",

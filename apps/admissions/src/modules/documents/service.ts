@@ -13,6 +13,7 @@ import type { DocumentsDeps } from "./internal/deps.ts";
 import type { Document, ReviewBody } from "./model.ts";
 import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
 
+export { verifiedStream } from "./internal/checksum.ts";
 export type { DocumentsDeps } from "./internal/deps.ts";
 export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
 export { contentDisposition } from "./internal/filename.ts";

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -24,7 +24,17 @@ export const feeWaiver = (deps: FeeDeps & { guard: AuthGuard; trustedProxies: Tr
         auth: STAFF,
         params: ApplicationParams,
         ...jsonBody(ReasonBody),
-        response: { 201: FeeSummary, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          201: FeeSummary,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "FEE_ALREADY_PAID",
+            "FEE_WAIVED",
+            "FEE_NOT_REQUIRED",
+            "PAYMENT_PENDING",
+          ),
+        },
         detail: {
           tags,
           summary: "Waive the fee, with a reason (staff)",

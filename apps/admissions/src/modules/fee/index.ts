@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { problemResponses, readSecurity } from "../../lib/openapi.ts";
+import { problems, readSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { ApplicationParams, FeeSummary } from "./model.ts";
 import { type FeeDeps, getFee } from "./service.ts";
@@ -13,7 +13,7 @@ export const fee = (deps: FeeDeps & { guard: AuthGuard }) =>
     .get("/", ({ actor, params }) => getFee(deps, actor, params.id), {
       auth: true,
       params: ApplicationParams,
-      response: { 200: FeeSummary, ...problemResponses(401, 404) },
+      response: { 200: FeeSummary, ...problems("NOT_FOUND") },
       detail: {
         tags,
         summary: "The fee and whether it is paid, waived or due",

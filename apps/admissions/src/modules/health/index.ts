@@ -1,7 +1,7 @@
 import { HttpProblem, healthRoutes, runChecks, type SharedStore } from "@platform/server";
 import { Elysia, t } from "elysia";
 import type { Db } from "../../db/client.ts";
-import { problemResponses } from "../../lib/openapi.ts";
+import { problems } from "../../lib/openapi.ts";
 import { enumOf } from "../../lib/schema.ts";
 
 const StoreReport = t.Object({
@@ -38,7 +38,7 @@ export const probes = ({ db, store }: { db: Db; store: SharedStore }) =>
         return { status: "ok" as const, service: "admissions", store: store.kind };
       },
       {
-        response: { 200: StoreReport, ...problemResponses(503) },
+        response: { 200: StoreReport, ...problems("NOT_READY") },
         detail: { tags: ["health"], summary: "Probe of the cache/session store" },
       },
     );

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import { ApplicationPage } from "../applications/model.ts";
 import type { AuthGuard } from "../auth/guard.ts";
@@ -35,7 +35,7 @@ export const intakes = (deps: Deps) =>
     .get("/:id/decisions-due/", ({ params }) => getDecisionsDue(deps.db, params.id), {
       auth: STAFF,
       params: IntakeParams,
-      response: { 200: DecisionsDue, ...problemResponses(401, 403, 404) },
+      response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: {
         tags,
         summary: "When the intake's decisions are due (staff)",
@@ -50,7 +50,7 @@ export const intakes = (deps: Deps) =>
         auth: ["admin"],
         params: IntakeParams,
         ...jsonBody(DecisionsDueBody),
-        response: { 200: DecisionsDue, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "Set or clear when the intake's decisions are due (admins)",
@@ -63,7 +63,7 @@ export const intakes = (deps: Deps) =>
     .get("/:id/seats/", ({ params }) => getSeats(deps, params.id), {
       auth: STAFF,
       params: IntakeParams,
-      response: { 200: Seats, ...problemResponses(401, 403, 404) },
+      response: { 200: Seats, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: {
         tags,
         summary: "An intake's seats: capacity, held by offers, taken, available, waitlisted",
@@ -77,7 +77,7 @@ export const intakes = (deps: Deps) =>
         auth: STAFF,
         params: IntakeParams,
         query: WaitlistQuery,
-        response: { 200: ApplicationPage, ...problemResponses(401, 403, 404, 422) },
+        response: { 200: ApplicationPage, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "An intake's waitlist, first in line first",
@@ -93,7 +93,16 @@ export const intakes = (deps: Deps) =>
         auth: ["admin"],
         params: IntakeParams,
         ...jsonBody(PromoteBody),
-        response: { 200: Application, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: Application,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "WAITLIST_EMPTY",
+            "NO_SEATS_AVAILABLE",
+            "ILLEGAL_TRANSITION",
+          ),
+        },
         detail: {
           tags,
           summary: "Offer the first waitlisted applicant a seat that has freed (admins)",

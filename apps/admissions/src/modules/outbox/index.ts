@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "../../db/client.ts";
-import { problemResponses, readSecurity } from "../../lib/openapi.ts";
+import { problems, readSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { OutboxPage, OutboxQuery } from "./model.ts";
@@ -13,7 +13,7 @@ export const outbox = (deps: { db: Db; guard: AuthGuard }) =>
     .get("/", ({ query, request }) => listOutbox(deps.db, query, pageOf(query), request.url), {
       auth: ["admin"],
       query: OutboxQuery,
-      response: { 200: OutboxPage, ...problemResponses(401, 403, 422) },
+      response: { 200: OutboxPage, ...problems("FORBIDDEN") },
       detail: {
         tags: ["staff"],
         summary: "The email outbox (admins): delivery status, attempts and last error",

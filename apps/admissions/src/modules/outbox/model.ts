@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "dead"] as const;
 
@@ -13,7 +13,7 @@ export const OutboxEmail = t.Object({
   status: enumOf(OUTBOX_STATUSES, {
     description: "pending: not delivered yet (retried with backoff); sent; dead: out of attempts",
   }),
-  attempts: t.Integer({ minimum: 0 }),
+  attempts: int({ minimum: 0 }),
   nextAttemptAt: t.Nullable(Timestamp),
   lastError: t.Nullable(t.String()),
   createdAt: Timestamp,

@@ -1,6 +1,6 @@
 import { clientGuards, HttpProblem, readBodyCapped, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -61,13 +61,13 @@ export const payments = (deps: PaymentsRoutesDeps) => {
     .get("/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
       auth: true,
       params: PaymentParams,
-      response: { 200: Payment, ...problemResponses(401, 404) },
+      response: { 200: Payment, ...problems("NOT_FOUND") },
       detail: { tags, summary: "One payment (its applicant, staff)", security: readSecurity },
     })
     .post("/:id/refresh/", ({ actor, params }) => refreshPayment(deps, actor, params.id), {
       auth: true,
       params: PaymentParams,
-      response: { 200: Payment, ...problemResponses(401, 403, 404, 502) },
+      response: { 200: Payment, ...problems("NOT_FOUND", "PAYMENT_PROVIDER_ERROR") },
       detail: {
         tags,
         summary: "Ask the provider how the payment stands now (after the Checkout redirect)",
@@ -79,7 +79,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
     .get("/:id/receipt/", ({ actor, params }) => getReceipt(deps, actor, params.id), {
       auth: true,
       params: PaymentParams,
-      response: { 200: Receipt, ...problemResponses(401, 404, 409) },
+      response: { 200: Receipt, ...problems("NOT_FOUND", "RECEIPT_NOT_AVAILABLE") },
       detail: {
         tags,
         summary: "The receipt of a successful payment (409 RECEIPT_NOT_AVAILABLE otherwise)",
@@ -101,7 +101,10 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         auth: STAFF,
         params: PaymentParams,
         ...jsonBody(NoteBody),
-        response: { 200: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: Payment,
+          ...problems("FORBIDDEN", "NOT_FOUND", "ILLEGAL_PAYMENT_TRANSITION"),
+        },
         detail: {
           tags,
           summary: "Confirm a manual payment was received (staff): succeeded, with a receipt",
@@ -124,7 +127,10 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         auth: STAFF,
         params: PaymentParams,
         ...jsonBody(ReasonBody),
-        response: { 200: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: Payment,
+          ...problems("FORBIDDEN", "NOT_FOUND", "ILLEGAL_PAYMENT_TRANSITION"),
+        },
         detail: {
           tags,
           summary: "Record a manual payment as failed (staff)",
@@ -142,7 +148,16 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         auth: STAFF,
         params: PaymentParams,
         ...jsonBody(RefundBody),
-        response: { 201: Payment, ...problemResponses(400, 401, 403, 404, 409, 415, 422, 502) },
+        response: {
+          201: Payment,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "REFUND_EXCEEDS_PAID",
+            "ILLEGAL_PAYMENT_TRANSITION",
+            "PAYMENT_PROVIDER_ERROR",
+          ),
+        },
         detail: {
           tags,
           summary: "Refund all or part of a payment (staff), never more than was paid",
@@ -168,7 +183,16 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         );
       },
       {
-        response: { 200: WebhookAck, ...problemResponses(400, 404, 413, 415) },
+        response: {
+          200: WebhookAck,
+          ...problems(
+            "NOT_FOUND",
+            "MALFORMED_JSON",
+            "BAD_REQUEST",
+            "WEBHOOK_SIGNATURE_INVALID",
+            "PAYLOAD_TOO_LARGE",
+          ),
+        },
         detail: {
           tags,
           summary: "Stripe webhook (signed with Stripe-Signature)",

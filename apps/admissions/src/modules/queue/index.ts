@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { problemResponses, readSecurity } from "../../lib/openapi.ts";
+import { problems, readSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
@@ -18,7 +18,7 @@ export const queue = (deps: QueueDeps & { guard: AuthGuard }) =>
       {
         auth: STAFF,
         query: QueueQuery,
-        response: { 200: QueuePage, ...problemResponses(401, 403, 422) },
+        response: { 200: QueuePage, ...problems("FORBIDDEN") },
         detail: {
           tags,
           summary: "Your review queue: applications assigned to you awaiting a decision",

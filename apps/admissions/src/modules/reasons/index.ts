@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import {
@@ -24,7 +24,7 @@ export const reasons = (deps: Deps) =>
     .get("/", ({ actor, query }) => listReasons(deps, actor, query), {
       auth: true,
       query: ReasonQuery,
-      response: { 200: ReasonList, ...problemResponses(401, 422) },
+      response: { 200: ReasonList },
       detail: {
         tags,
         summary: "The reasons to pick for a rejection, withdrawal or decline (`reasonCode`)",
@@ -42,7 +42,7 @@ export const reasons = (deps: Deps) =>
       {
         auth: ["admin"],
         ...jsonBody(ReasonCreate),
-        response: { 201: Reason, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        response: { 201: Reason, ...problems("FORBIDDEN", "REASON_CODE_TAKEN") },
         detail: {
           tags,
           summary: "Add a reason (admins); 409 REASON_CODE_TAKEN for a code of that kind in use",
@@ -58,7 +58,7 @@ export const reasons = (deps: Deps) =>
         auth: ["admin"],
         params: ReasonParams,
         ...jsonBody(ReasonUpdate),
-        response: { 200: Reason, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        response: { 200: Reason, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "Relabel or (de)activate a reason (admins); codes are never deleted",

@@ -1,6 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -18,7 +18,10 @@ export const reviews = (deps: Deps) =>
     .get("/", ({ actor, params }) => getReviews(deps, actor, params.id), {
       auth: STAFF,
       params: ApplicationParams,
-      response: { 200: ApplicationReviews, ...problemResponses(401, 403, 404) },
+      response: {
+        200: ApplicationReviews,
+        ...problems("FORBIDDEN", "NOT_FOUND", "CONFLICT_OF_INTEREST"),
+      },
       detail: {
         tags,
         summary: "All reviews of an application with the weighted total (staff)",
@@ -34,7 +37,10 @@ export const reviews = (deps: Deps) =>
         auth: STAFF,
         params: ApplicationParams,
         ...jsonBody(ReviewBody),
-        response: { 200: Review, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: Review,
+          ...problems("FORBIDDEN", "NOT_FOUND", "NOT_ASSIGNED", "REVIEWS_CLOSED", "RUBRIC_MISSING"),
+        },
         detail: {
           tags,
           summary: "Score, recommend and comment (the assigned reviewer); again to revise",

@@ -31,7 +31,7 @@ export const Review = t.Object({
   id: Id,
   applicationId: Id,
   reviewer: Person,
-  scores: t.Record(t.String(), t.Integer()),
+  scores: t.Record(t.String(), int()),
   weightedTotal: t.Number({ description: "Σ score × weight / Σ weight, on the rubric's scale" }),
   recommendation: Recommendation,
   comment: t.String(),
@@ -53,9 +53,9 @@ export const ApplicationReviews = t.Object({
     t.Number({ description: "Mean of the reviews' weighted totals (conflicted ones excluded)" }),
   ),
   recommendations: t.Object(
-    Object.fromEntries(RECOMMENDATIONS.map((r) => [r, t.Integer({ minimum: 0 })])) as Record<
+    Object.fromEntries(RECOMMENDATIONS.map((r) => [r, int({ minimum: 0 })])) as Record<
       (typeof RECOMMENDATIONS)[number],
-      ReturnType<typeof t.Integer>
+      ReturnType<typeof int>
     >,
     { description: "How many counted reviews recommend each outcome" },
   ),

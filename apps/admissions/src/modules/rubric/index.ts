@@ -1,7 +1,7 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import type { Db } from "../../db/client.ts";
-import { jsonBody, problemResponses, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -19,7 +19,7 @@ export const rubric = (deps: Deps) =>
     .get("/", ({ params }) => getRubric(deps.db, params.id), {
       auth: STAFF,
       params: ProgramParams,
-      response: { 200: Rubric, ...problemResponses(401, 403, 404) },
+      response: { 200: Rubric, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "A program's rubric (staff)", security: readSecurity },
     })
     .put(
@@ -30,7 +30,7 @@ export const rubric = (deps: Deps) =>
         auth: ["admin"],
         params: ProgramParams,
         ...jsonBody(RubricBody),
-        response: { 200: Rubric, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: { 200: Rubric, ...problems("FORBIDDEN", "NOT_FOUND", "RUBRIC_IN_USE") },
         detail: {
           tags,
           summary: "Set a program's rubric (admins): weighted criteria on one scale",

@@ -1,10 +1,5 @@
 import { Elysia } from "elysia";
-import {
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { noContent, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { SessionPage, SessionParams, SessionQuery, SessionsEnded } from "./model.ts";
@@ -22,7 +17,7 @@ export const sessions = (deps: SessionsDeps & { guard: AuthGuard }) =>
       {
         auth: true,
         query: SessionQuery,
-        response: { 200: SessionPage, ...problemResponses(401, 422) },
+        response: { 200: SessionPage },
         detail: {
           tags,
           summary: "My sign-ins: device, IP, created, last used; `current` marks this one",
@@ -32,7 +27,7 @@ export const sessions = (deps: SessionsDeps & { guard: AuthGuard }) =>
     )
     .delete("/", ({ principal }) => endOtherSessions(deps, principal), {
       auth: true,
-      response: { 200: SessionsEnded, ...problemResponses(401, 403) },
+      response: { 200: SessionsEnded },
       detail: {
         tags,
         summary: "Sign out everywhere else: end every sign-in but this one",
@@ -48,16 +43,12 @@ export const sessions = (deps: SessionsDeps & { guard: AuthGuard }) =>
       {
         auth: true,
         params: SessionParams,
+        response: problems("NOT_FOUND"),
         detail: {
           tags,
           summary: "End one of my sign-ins (its cookie, refresh and access tokens)",
           security: writeSecurity,
-          responses: {
-            204: { description: "Ended" },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Cookie without a valid X-CSRF-Token"),
-            404: problemResponse("Not one of my sign-ins"),
-          },
+          responses: noContent("Ended"),
         },
       },
     );

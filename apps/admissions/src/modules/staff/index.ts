@@ -1,12 +1,6 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import {
-  jsonBody,
-  problemResponse,
-  problemResponses,
-  readSecurity,
-  writeSecurity,
-} from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, User } from "../users/model.ts";
@@ -67,7 +61,7 @@ export const staff = (
       {
         auth: ["admin"],
         ...jsonBody(StaffCreate),
-        response: { 201: User, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        response: { 201: User, ...problems("FORBIDDEN", "EMAIL_TAKEN") },
         detail: {
           tags,
           summary: "Create a reviewer or admin account (admins)",
@@ -79,7 +73,7 @@ export const staff = (
     .get("/users/", ({ query, request }) => listStaff(deps, query, pageOf(query), request.url), {
       auth: ["admin"],
       query: StaffQuery,
-      response: { 200: StaffPage, ...problemResponses(401, 403, 422) },
+      response: { 200: StaffPage, ...problems("FORBIDDEN") },
       detail: { tags, summary: "Staff accounts (admins)", security: readSecurity },
     })
     .patch(
@@ -90,7 +84,10 @@ export const staff = (
         auth: ["admin"],
         params: IdParams,
         ...jsonBody(StaffUpdate),
-        response: { 200: User, ...problemResponses(400, 401, 403, 404, 409, 415, 422) },
+        response: {
+          200: User,
+          ...problems("FORBIDDEN", "NOT_FOUND", "CANNOT_CHANGE_OWN_ACCOUNT"),
+        },
         detail: {
           tags,
           summary: "Rename or (de)activate a staff account (admins)",
@@ -110,7 +107,10 @@ export const staff = (
       {
         auth: ["admin"],
         params: IdParams,
-        response: { 202: PasswordResetSent, ...problemResponses(401, 403, 404, 409) },
+        response: {
+          202: PasswordResetSent,
+          ...problems("FORBIDDEN", "NOT_FOUND", "CONFLICT", "CANNOT_CHANGE_OWN_ACCOUNT"),
+        },
         detail: {
           tags,
           summary: "Email a staff member a password reset link and end their sign-ins (admins)",
@@ -123,7 +123,7 @@ export const staff = (
     .get("/programs/:id/reviewers/", ({ params }) => getPool(deps, params.id), {
       auth: STAFF,
       params: IdParams,
-      response: { 200: PoolMembers, ...problemResponses(401, 403, 404) },
+      response: { 200: PoolMembers, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "A program's reviewers (staff)", security: readSecurity },
     })
     .put(
@@ -134,7 +134,7 @@ export const staff = (
         auth: ["admin"],
         params: IdParams,
         ...jsonBody(ReviewerPool),
-        response: { 200: PoolMembers, ...problemResponses(400, 401, 403, 404, 415, 422) },
+        response: { 200: PoolMembers, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
           summary: "Set a program's reviewers (admins): round-robin assigns among them",
@@ -148,7 +148,7 @@ export const staff = (
       {
         auth: STAFF,
         ...jsonBody(BulkTransitionBody),
-        response: { 200: BulkResult, ...problemResponses(400, 401, 403, 409, 415, 422) },
+        response: { 200: BulkResult, ...problems("FORBIDDEN", "BULK_REFUSED") },
         detail: {
           tags,
           summary: "Move many applications at once: all or none",
@@ -179,6 +179,7 @@ export const staff = (
       {
         auth: ["admin"],
         query: ExportQuery,
+        response: problems("FORBIDDEN"),
         detail: {
           tags,
           summary: "The filtered applications as CSV, streamed (admins)",
@@ -190,9 +191,6 @@ export const staff = (
               description: "CSV (RFC 4180), one header row",
               content: { "text/csv": { schema: { type: "string" } } },
             },
-            401: problemResponse("No valid credential"),
-            403: problemResponse("Not an admin"),
-            422: problemResponse("Invalid filters"),
           },
         },
       },
@@ -200,7 +198,7 @@ export const staff = (
     .get("/stats/", ({ query }) => applicationStats(deps.db, query), {
       auth: STAFF,
       query: StatsQuery,
-      response: { 200: Stats, ...problemResponses(401, 403, 422) },
+      response: { 200: Stats, ...problems("FORBIDDEN") },
       detail: {
         tags,
         summary: "Application counts by status, program and intake (staff)",
@@ -210,7 +208,7 @@ export const staff = (
     .get("/stats/reasons/", ({ query }) => reasonStats(deps.db, query), {
       auth: STAFF,
       query: ReasonStatsQuery,
-      response: { 200: ReasonStats, ...problemResponses(401, 403, 422) },
+      response: { 200: ReasonStats, ...problems("FORBIDDEN") },
       detail: {
         tags,
         summary: "Rejections, withdrawals and declines by reason code (staff)",

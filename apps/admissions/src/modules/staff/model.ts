@@ -116,7 +116,7 @@ const {
 export const ExportQuery = t.Object(filters);
 export type ExportQuery = typeof ExportQuery.static;
 
-const Counts = t.Record(t.String(), t.Integer(), { description: "status → applications" });
+const Counts = t.Record(t.String(), int(), { description: "status → applications" });
 export const Stats = t.Object({
   total: int({ minimum: 0 }),
   byStatus: Counts,

@@ -2,7 +2,7 @@ import type { SQL } from "bun";
 import { t } from "elysia";
 import type { Dialect } from "../../db/dialect.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
-import { ROLES, type User } from "../users/model.ts";
+import { PersonalDetails, ROLES, type User } from "../users/model.ts";
 
 /**
  * The application lifecycle's own shapes: an application and its status, the history of its
@@ -66,6 +66,10 @@ export const Application = t.Object({
   waitlistPosition: t.Nullable(
     int({ minimum: 1, description: "1 is promoted first; set while waitlisted" }),
   ),
+  applicantProfile: t.Nullable(PersonalDetails, {
+    description:
+      "The applicant's profile as the draft was created, taken again at submission; null when they had none",
+  }),
 });
 export type Application = typeof Application.static;
 
@@ -156,7 +160,7 @@ export const Seats = t.Object({
 });
 export type Seats = typeof Seats.static;
 
-/** Every kind of staff (or system) action the audit log records. */
+/** Every kind of staff (or system) action the audit log records, and data-rights requests. */
 export const AUDIT_ACTIONS = [
   "application.transition",
   "application.reviewer_assigned",
@@ -179,6 +183,14 @@ export const AUDIT_ACTIONS = [
   "payment.failed",
   "payment.refunded",
   "fee.waived",
+  "mfa.enabled",
+  "mfa.disabled",
+  "mfa.recovery_codes_regenerated",
+  "data.exported",
+  "data.erasure_requested",
+  "data.erasure_cancelled",
+  "data.erasure_rejected",
+  "data.erasure_completed",
   "condition.updated",
   "application.conditions_met",
   "deferral.requested",

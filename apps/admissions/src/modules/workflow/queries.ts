@@ -2,7 +2,7 @@ import type { SQL } from "bun";
 import { type Dialect, forUpdateOf, toIso, toIsoOrNull } from "../../db/dialect.ts";
 import { newId } from "../../lib/ids.ts";
 import { notFound } from "../../problems.ts";
-import { isStaff, type User } from "../users/model.ts";
+import { isStaff, type PersonalDetails, type User } from "../users/model.ts";
 import type {
   ActorRole,
   Application,
@@ -29,6 +29,7 @@ export type ApplicationRow = {
   offer_respond_by: unknown;
   offer_conditions: string | null;
   waitlist_position: number | null;
+  applicant_snapshot?: string | null;
   applicant_email: string;
   applicant_name: string;
   program_code: string;
@@ -72,6 +73,9 @@ export const toApplication = (row: ApplicationRow): Application => ({
     row.status === "waitlisted" && row.waitlist_position !== null
       ? Number(row.waitlist_position)
       : null,
+  applicantProfile: row.applicant_snapshot
+    ? (JSON.parse(row.applicant_snapshot) as PersonalDetails)
+    : null,
 });
 
 export type TransitionRow = {

@@ -6,9 +6,10 @@ import {
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
+import { problemDeclarations } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import type { BenchmarkRunner } from "../../runner/runner.ts";
-import { BenchmarkRequest, BenchmarkResult } from "./model.ts";
+import { BENCH_PROBLEMS, BenchmarkRequest, BenchmarkResult } from "./model.ts";
 import { runBenchmark } from "./service.ts";
 
 export type BenchmarkDeps = {
@@ -24,6 +25,7 @@ export type BenchmarkDeps = {
 };
 
 const PATH = "/api/benchmark";
+const problems = problemDeclarations(BENCH_PROBLEMS);
 
 export const benchmark = (deps: BenchmarkDeps) => {
   const limit = createRateLimiter(
@@ -44,8 +46,12 @@ export const benchmark = (deps: BenchmarkDeps) => {
       {
         body: BenchmarkRequest,
         rateLimit: { key: "ip", limiter: limit },
-        response: BenchmarkResult,
+        response: {
+          200: BenchmarkResult,
+          ...problems("RATE_LIMITED", "SERVICE_UNAVAILABLE", "BENCHMARK_FAILED"),
+        },
         detail: {
+          tags: ["benchmark"],
           summary: "Run a fixed 10,000-iteration micro-benchmark and report its timing",
           description:
             "Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the " +

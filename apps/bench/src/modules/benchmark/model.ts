@@ -13,3 +13,13 @@ export {
  * by the JIT within its first 1,000 calls; the rest lets the code and the heap settle.
  */
 export const WARMUP_ITERATIONS = 10_000;
+
+/** A run that failed in its worker: the cause goes to the log, the client gets this. */
+export const BENCHMARK_FAILED = {
+  code: "BENCHMARK_FAILED",
+  status: 500,
+  title: "Benchmark failed",
+} as const;
+
+/** The bench's own codes (the generic ones come from @platform/server). */
+export const BENCH_PROBLEMS = { BENCHMARK_FAILED } as const;

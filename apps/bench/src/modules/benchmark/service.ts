@@ -2,9 +2,7 @@ import { availableParallelism, cpus } from "node:os";
 import { HttpProblem, type Logger } from "@platform/server";
 import { QueueCancelledError, QueueFullError } from "../../runner/queue.ts";
 import type { BenchmarkRun, BenchmarkRunner } from "../../runner/runner.ts";
-import type { BenchmarkResult, BenchmarkType } from "./model.ts";
-
-const BENCHMARK_FAILED = { code: "BENCHMARK_FAILED", status: 500, title: "Benchmark failed" };
+import { BENCHMARK_FAILED, type BenchmarkResult, type BenchmarkType } from "./model.ts";
 
 /** Microseconds to the nanosecond, which is what Bun.nanoseconds resolves. */
 const toMicros = (us: number) => Math.round(us * 1_000) / 1_000;

@@ -1,8 +1,12 @@
 import { HttpProblem } from "@platform/server";
+import { problemDeclarations } from "@platform/server/openapi";
 import { Elysia, t } from "elysia";
 import type { Pool } from "../balancer/service.ts";
-import { GatewayHealth } from "./model.ts";
+import { GatewayHealth, UPSTREAM_UNHEALTHY } from "./model.ts";
 import { checkUpstreams } from "./service.ts";
+
+const tags = ["gateway"];
+const problems = problemDeclarations({ UPSTREAM_UNHEALTHY });
 
 export type HealthDeps = { pools: readonly Pool[]; probeTimeoutMs: number };
 
@@ -11,6 +15,7 @@ export const health = ({ pools, probeTimeoutMs }: HealthDeps) =>
     // The gateway process itself: what a container healthcheck asks.
     .get("/live", () => ({ status: "ok" as const }), {
       response: t.Object({ status: t.Literal("ok") }),
+      detail: { tags, summary: "The gateway's own liveness (what a container healthcheck asks)" },
     })
     // Every upstream's readiness, each replica asked now: 200 when every upstream has a replica
     // up, else a 503 problem listing each one. A replica down beside others up shows in its list.
@@ -20,16 +25,19 @@ export const health = ({ pools, probeTimeoutMs }: HealthDeps) =>
         const { healthy, upstreams } = await checkUpstreams(pools, probeTimeoutMs);
         if (!healthy) {
           const down = Object.entries(upstreams).filter(([, health]) => health.status === "down");
-          throw new HttpProblem(
-            { code: "UPSTREAM_UNHEALTHY", status: 503, title: "Upstream unhealthy" },
-            {
-              detail: `Not ready: ${down.map(([name]) => name).join(", ")}`,
-              extensions: { upstreams },
-              headers: { "retry-after": "5" },
-            },
-          );
+          throw new HttpProblem(UPSTREAM_UNHEALTHY, {
+            detail: `Not ready: ${down.map(([name]) => name).join(", ")}`,
+            extensions: { upstreams },
+            headers: { "retry-after": "5" },
+          });
         }
         return { status: "ok" as const, upstreams };
       },
-      { response: GatewayHealth },
+      {
+        response: { 200: GatewayHealth, ...problems("UPSTREAM_UNHEALTHY") },
+        detail: {
+          tags,
+          summary: "Every upstream's readiness, each replica asked now (503 while one has none up)",
+        },
+      },
     );

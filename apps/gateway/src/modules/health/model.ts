@@ -17,3 +17,10 @@ export const GatewayHealth = t.Object({
   upstreams: t.Record(t.String(), UpstreamHealth),
 });
 export type GatewayHealth = typeof GatewayHealth.static;
+
+/** No replica of some upstream is ready: /gateway/health's 503. */
+export const UPSTREAM_UNHEALTHY = {
+  code: "UPSTREAM_UNHEALTHY",
+  status: 503,
+  title: "Upstream unhealthy",
+} as const;

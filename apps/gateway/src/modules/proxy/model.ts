@@ -15,6 +15,8 @@ export const Route = t.Object({
   }),
   /** The app's readiness probe, asked on every replica (default /health/ready). */
   readyPath: t.Optional(t.String({ pattern: "^/" })),
+  /** Where the app serves its OpenAPI document; the gateway merges them into the site's. */
+  openapiPath: t.Optional(t.String({ pattern: "^/" })),
   timeoutMs: t.Integer({ minimum: 1 }),
   maxBodyBytes: t.Integer({ minimum: 0 }),
   /**

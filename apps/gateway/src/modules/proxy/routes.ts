@@ -13,11 +13,13 @@ export function routingTable(env: GatewayEnv): Route[] {
       target: target(env.ADMISSIONS_URL, env.ADMISSIONS_PORT),
       // The path its compose healthcheck asks: admissions' own URLs end in a slash.
       readyPath: "/health/ready/",
+      openapiPath: "/api/v1/schema/",
       timeoutMs: env.GATEWAY_ADMISSIONS_TIMEOUT_MS,
       maxBodyBytes: env.GATEWAY_MAX_UPLOAD_BYTES,
     },
     {
       upstream: "leaderboard",
+      openapiPath: "/openapi.json",
       prefixes: ["/api/leaderboard"],
       target: target(env.LEADERBOARD_URL, env.LEADERBOARD_PORT),
       timeoutMs: env.GATEWAY_LEADERBOARD_TIMEOUT_MS,
@@ -25,6 +27,7 @@ export function routingTable(env: GatewayEnv): Route[] {
     },
     {
       upstream: "runner",
+      openapiPath: "/openapi.json",
       prefixes: ["/api/run"],
       target: target(env.RUNNER_URL, env.RUNNER_PORT),
       timeoutMs: env.GATEWAY_RUNNER_TIMEOUT_MS,
@@ -32,6 +35,7 @@ export function routingTable(env: GatewayEnv): Route[] {
     },
     {
       upstream: "bench",
+      openapiPath: "/openapi.json",
       prefixes: ["/api/benchmark"],
       target: target(env.BENCH_URL, env.BENCH_PORT),
       timeoutMs: env.GATEWAY_BENCH_TIMEOUT_MS,

@@ -1,4 +1,11 @@
-import { HttpProblem } from "@platform/server";
+import {
+  HttpProblem,
+  injectTraceContext,
+  type Span,
+  SpanKind,
+  tracingEnabled,
+  withSpan,
+} from "@platform/server";
 import { eject, type Pool, pick, type Replica } from "../balancer/service.ts";
 import { outgoingBody } from "./body.ts";
 import { type ForwardedFor, toClientResponseHeaders, toUpstreamRequestHeaders } from "./headers.ts";
@@ -39,14 +46,39 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.name : "unknown";
 }
 
-/** One attempt on one replica, counted as outstanding until its response headers are back. */
-async function send(replica: Replica, path: string, init: BunFetchRequestInit): Promise<Response> {
-  replica.outstanding++;
-  try {
-    return await fetch(replica.origin + path, init);
-  } finally {
-    replica.outstanding--;
-  }
+/**
+ * One attempt on one replica, counted as outstanding until its response headers are back. Traced,
+ * it is a client span whose context goes upstream in `traceparent`, so the app's spans sit under
+ * it; otherwise the client's own `traceparent`, if any, goes through untouched.
+ */
+function send(
+  replica: Replica,
+  path: string,
+  init: BunFetchRequestInit & { headers: Headers },
+): Promise<Response> {
+  const url = replica.origin + path;
+  const attempt = async (span: Span | undefined) => {
+    injectTraceContext(init.headers);
+    replica.outstanding++;
+    try {
+      const response = await fetch(url, init);
+      span?.setAttribute("http.response.status_code", response.status);
+      return response;
+    } finally {
+      replica.outstanding--;
+    }
+  };
+  if (!tracingEnabled()) return attempt(undefined);
+  const method = init.method ?? "GET";
+  return withSpan(
+    method,
+    {
+      kind: SpanKind.CLIENT,
+      // The query string is left out: it can carry tokens.
+      attributes: { "http.request.method": method, "url.full": url.split("?")[0] ?? url },
+    },
+    attempt,
+  );
 }
 
 /**
@@ -75,7 +107,7 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
   const onClientGone = () => abort.abort();
   request.signal.addEventListener("abort", onClientGone, { once: true });
 
-  const init: BunFetchRequestInit = {
+  const init: BunFetchRequestInit & { headers: Headers } = {
     method: request.method,
     headers: toUpstreamRequestHeaders(request.headers, who),
     body,

@@ -5,6 +5,7 @@ import {
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
+import { genericProblems as problems } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import { Leaderboard, ScoreSubmission, SubmittedEntry } from "./model.ts";
 import { submitScore, topEntries } from "./service.ts";
@@ -18,6 +19,7 @@ export type LeaderboardDeps = {
 };
 
 const PATH = "/api/leaderboard";
+const tags = ["leaderboard"];
 
 export const leaderboard = (deps: LeaderboardDeps) => {
   const { store, now } = deps;
@@ -31,7 +33,10 @@ export const leaderboard = (deps: LeaderboardDeps) => {
     .use(rateLimits({ trusted: deps.trustedProxies }))
     .get("", () => topEntries(store), {
       response: Leaderboard,
-      detail: { summary: "The top 10 entries, highest score first; ties list the earlier first" },
+      detail: {
+        tags,
+        summary: "The top 10 entries, highest score first; ties list the earlier first",
+      },
     })
     .post(
       "",
@@ -42,8 +47,9 @@ export const leaderboard = (deps: LeaderboardDeps) => {
       {
         body: ScoreSubmission,
         rateLimit: { key: "ip", limiter: submitLimit },
-        response: { 201: SubmittedEntry },
+        response: { 201: SubmittedEntry, ...problems("RATE_LIMITED") },
         detail: {
+          tags,
           summary:
             "Submit a score; answers the stored entry and its rank (null outside the top 10)",
         },

@@ -1,4 +1,5 @@
 import { HealthReport, HttpProblem, runChecks } from "@platform/server";
+import { genericProblems } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import type { KernelLayers } from "../../sandbox/layers.ts";
 import type { SandboxRunner } from "../../sandbox/runner.ts";
@@ -12,11 +13,11 @@ export type HealthDeps = { runner: SandboxRunner; kernel: KernelLayers };
  * operators read it): 503 when sandboxes cannot be started.
  */
 export const health = ({ runner, kernel }: HealthDeps) => {
-  const detail = { tags: ["health"] };
+  const tags = ["health"];
   return new Elysia({ name: "runner-health" })
     .get("/health/live", () => ({ status: "ok" as const, service: "runner", checks: {} }), {
       response: HealthReport,
-      detail,
+      detail: { tags, summary: "Liveness: the process answers" },
     })
     .get(
       "/health/ready",
@@ -39,6 +40,13 @@ export const health = ({ runner, kernel }: HealthDeps) => {
           pool: { ready, starting, running, queued },
         };
       },
-      { response: RunnerHealth, detail },
+      {
+        response: { 200: RunnerHealth, ...genericProblems("NOT_READY") },
+        detail: {
+          tags,
+          summary:
+            "Readiness, with every sandbox layer and the pool (503 NOT_READY when no sandbox starts)",
+        },
+      },
     );
 };

@@ -1,3 +1,4 @@
+import { JsonInteger } from "@platform/contracts";
 import { HealthReport } from "@platform/server";
 import { t } from "elysia";
 
@@ -12,10 +13,10 @@ export const RunnerHealth = t.Composite([
   t.Object({
     layers: t.Record(t.String(), LayerReport),
     pool: t.Object({
-      ready: t.Integer(),
-      starting: t.Integer(),
-      running: t.Integer(),
-      queued: t.Integer(),
+      ready: JsonInteger(),
+      starting: JsonInteger(),
+      running: JsonInteger(),
+      queued: JsonInteger(),
     }),
   }),
 ]);

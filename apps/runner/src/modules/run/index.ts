@@ -6,9 +6,10 @@ import {
   type SharedStore,
   type TrustedProxies,
 } from "@platform/server";
+import { problemDeclarations } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import type { SandboxRunner } from "../../sandbox/runner.ts";
-import { RunRequest, RunResult } from "./model.ts";
+import { RUNNER_PROBLEMS, RunRequest, RunResult } from "./model.ts";
 import { runCode } from "./service.ts";
 
 export type RunDeps = {
@@ -23,6 +24,7 @@ export type RunDeps = {
 };
 
 const PATH = "/api/run";
+const problems = problemDeclarations(RUNNER_PROBLEMS);
 
 export const run = (deps: RunDeps) => {
   const { runner, store, now } = deps;
@@ -46,8 +48,18 @@ export const run = (deps: RunDeps) => {
         {
           body: RunRequest,
           rateLimit: { key: "ip", limiter: runLimit },
-          response: { 200: RunResult },
+          response: {
+            200: RunResult,
+            ...problems(
+              "RATE_LIMITED",
+              "CLIENT_RUNS_EXCEEDED",
+              "SANDBOX_TIME_EXCEEDED",
+              "RUNNER_BUSY",
+              "SANDBOX_UNAVAILABLE",
+            ),
+          },
           detail: {
+            tags: ["run"],
             summary:
               "Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError",
           },

@@ -25,3 +25,11 @@ export const CLIENT_BUDGET_SPENT = {
   status: 429,
   title: "Sandbox time used up",
 } as const;
+
+/** The runner's own codes (the generic ones come from @platform/server), code → status, title. */
+export const RUNNER_PROBLEMS = {
+  [RUNNER_BUSY.code]: RUNNER_BUSY,
+  [SANDBOX_UNAVAILABLE.code]: SANDBOX_UNAVAILABLE,
+  [CLIENT_BUSY.code]: CLIENT_BUSY,
+  [CLIENT_BUDGET_SPENT.code]: CLIENT_BUDGET_SPENT,
+} as const;

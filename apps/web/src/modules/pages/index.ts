@@ -30,6 +30,8 @@ function readable(path: string): string {
 export const pages = ({ render }: PagesDeps) => {
   const app = new Elysia({ name: "pages" });
   for (const name of Object.keys(PAGES) as PageName[]) {
+    // The portal's pages have their own module (modules/portal): language, no-referrer, routes.
+    if (name === "portal") continue;
     app.get(PAGES[name].path, ({ set }) => {
       const styleNonce = newNonce();
       const page: Page = PAGES[name];

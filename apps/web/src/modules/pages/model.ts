@@ -45,7 +45,8 @@ export const PAGES = {
     path: "/portal/",
     name: "Portal",
     heading: "Admissions portal",
-    description: "Applicants' and staff's portal (not built yet).",
+    description: "Find a programme, apply, pay the fee and follow your application.",
+    script: "portal",
   },
 } as const satisfies Record<string, Page>;
 

@@ -32,7 +32,12 @@ function nav(current: string | undefined): string {
  */
 export function renderDocument(
   opts: RenderOptions,
-  page: Omit<Page, "path"> & { path?: string },
+  page: Omit<Page, "path"> & {
+    path?: string;
+    /** The page's language (`<html lang>`) and its skip link's words; English by default. */
+    lang?: string;
+    skipLabel?: string;
+  },
   body: string,
 ): string {
   const scripts = [
@@ -43,7 +48,7 @@ export function renderDocument(
     .map((src) => `<script type="module" src="${src}"></script>`)
     .join("");
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(page.lang ?? "en")}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,7 +60,7 @@ ${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNo
 ${scripts}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
+<a class="skip-link" href="#main">${escapeHtml(page.skipLabel ?? "Skip to content")}</a>
 <header class="site-header">${nav(page.path)}</header>
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(page.heading)}</h1>
@@ -76,13 +81,6 @@ export function renderPage(name: PageName, opts: RenderOptions): string {
         `<li class="card"><h2><a href="${p.path}">${escapeHtml(p.name)}</a></h2><p>${escapeHtml(p.description)}</p></li>`,
     ).join("");
     return renderDocument(opts, page, `<ul class="cards">${cards}</ul>`);
-  }
-  if (name === "portal") {
-    return renderDocument(
-      opts,
-      page,
-      `<p>The portal is built later. Until then the admissions API answers under <code>/api/v1/</code>.</p>`,
-    );
   }
   // Pages with a script: it renders into #app. The noscript line says why nothing appears.
   return renderDocument(

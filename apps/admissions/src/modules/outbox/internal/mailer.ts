@@ -1,4 +1,4 @@
-import type { Logger } from "@platform/server";
+import { type Logger, SpanKind, withSpan } from "@platform/server";
 import { createTransport } from "nodemailer";
 import { htmlOf } from "./html.ts";
 
@@ -32,18 +32,24 @@ export function smtpMailer(url: string, from: string): Mailer {
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   });
+  const server = new URL(url).hostname;
   return {
     name: "smtp",
     async send(email) {
-      await transport.sendMail({
-        from,
-        to: email.to,
-        subject: email.subject,
-        text: email.body,
-        html: htmlOf(email.body, email.subject),
-        messageId: `<${email.id}@admissions>`,
-        headers: headersOf(email),
-      });
+      // Traced, a span of its own (the outbox job sends outside any request): the server and
+      // the event, never the recipient, subject or body.
+      const attributes = { "server.address": server, "admissions.email.event": email.event };
+      await withSpan("smtp.send", { kind: SpanKind.CLIENT, root: true, attributes }, () =>
+        transport.sendMail({
+          from,
+          to: email.to,
+          subject: email.subject,
+          text: email.body,
+          html: htmlOf(email.body, email.subject),
+          messageId: `<${email.id}@admissions>`,
+          headers: headersOf(email),
+        }),
+      );
     },
     close: () => transport.close(),
   };

@@ -1,0 +1,62 @@
+import * as account from "./modules/account/model.ts";
+import * as applications from "./modules/applications/model.ts";
+import * as assignments from "./modules/assignments/model.ts";
+import * as audit from "./modules/audit/model.ts";
+import * as auth from "./modules/auth/model.ts";
+import * as catalog from "./modules/catalog/model.ts";
+import * as conditions from "./modules/conditions/model.ts";
+import * as conflictOfInterest from "./modules/conflict-of-interest/model.ts";
+import * as dataRights from "./modules/data-rights/model.ts";
+import * as decision from "./modules/decision/model.ts";
+import * as deferrals from "./modules/deferrals/model.ts";
+import * as documents from "./modules/documents/model.ts";
+import * as fee from "./modules/fee/model.ts";
+import * as feeWaiver from "./modules/fee-waiver/model.ts";
+import * as intakes from "./modules/intakes/model.ts";
+import * as mfa from "./modules/mfa/model.ts";
+import * as outbox from "./modules/outbox/model.ts";
+import * as payments from "./modules/payments/model.ts";
+import * as profile from "./modules/profile/model.ts";
+import * as queue from "./modules/queue/model.ts";
+import * as reasons from "./modules/reasons/model.ts";
+import * as reviews from "./modules/reviews/model.ts";
+import * as rubric from "./modules/rubric/model.ts";
+import * as sessions from "./modules/sessions/model.ts";
+import * as staff from "./modules/staff/model.ts";
+import * as users from "./modules/users/model.ts";
+import * as workflow from "./modules/workflow/model.ts";
+/**
+ * Every module's model.ts, whose PascalCase schemas become the named schemas of the OpenAPI
+ * document (components.schemas), each named as it is exported: a model file needs no annotation.
+ * Lower layers first (users, auth, workflow, catalog, then the features): the first export of a
+ * shape names it. test/reference.test.ts checks that every module's model.ts is listed.
+ */
+export const MODELS: Record<string, Record<string, unknown>> = {
+  users,
+  auth,
+  workflow,
+  catalog,
+  account,
+  applications,
+  assignments,
+  audit,
+  conditions,
+  conflictOfInterest,
+  dataRights,
+  decision,
+  deferrals,
+  documents,
+  fee,
+  feeWaiver,
+  intakes,
+  mfa,
+  outbox,
+  payments,
+  profile,
+  queue,
+  reasons,
+  reviews,
+  rubric,
+  sessions,
+  staff,
+};

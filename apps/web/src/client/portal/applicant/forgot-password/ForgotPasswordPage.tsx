@@ -1,0 +1,45 @@
+import { useState } from "preact/hooks";
+import { admissions } from "../../api/admissions.ts";
+import { t } from "../../i18n/use.ts";
+import { Field } from "../../ui/Field.tsx";
+import { Layout } from "../../ui/Layout.tsx";
+import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
+import { useSession } from "../../ui/session.ts";
+import { inputValue, useSend } from "../../ui/useForm.ts";
+
+/** The API answers the same for every address (no enumeration), and so does this page. */
+export default function ForgotPasswordPage() {
+  const session = useSession();
+  const [email, setEmail] = useState("");
+  const { busy, problem, done, send } = useSend<unknown>();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    send(() => admissions.requestReset(email));
+  };
+  return (
+    <Layout session={session}>
+      {done ? (
+        <p role="status" data-testid="reset-requested">
+          {t("forgot.sent")}
+        </p>
+      ) : (
+        <form onSubmit={submit} class="form" noValidate>
+          {problem && <ProblemNotice problem={problem} />}
+          <Field
+            id="forgot-email"
+            label={t("field.email")}
+            type="email"
+            autocomplete="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(inputValue(e))}
+            data-testid="forgot-email"
+          />
+          <button type="submit" disabled={busy} data-testid="forgot-submit">
+            {t("forgot.submit")}
+          </button>
+        </form>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from "preact/hooks";
+import { admissions } from "../../api/admissions.ts";
+import { t } from "../../i18n/use.ts";
+import { Field } from "../../ui/Field.tsx";
+import { Layout } from "../../ui/Layout.tsx";
+import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
+import { safeNext, useSession } from "../../ui/session.ts";
+import { inputValue, useSend } from "../../ui/useForm.ts";
+
+export default function LoginPage() {
+  const session = useSession();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const { busy, problem, send } = useSend();
+  const next = safeNext(new URLSearchParams(location.search).get("next"));
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (await send(() => admissions.login(email, password))) location.assign(next);
+  };
+  return (
+    <Layout session={session}>
+      {session.status === "signed-in" ? (
+        <p>
+          {t("login.already", { name: session.user.fullName })}{" "}
+          <a href={next}>{t("common.continue")}</a>
+        </p>
+      ) : (
+        <form onSubmit={submit} class="form" noValidate>
+          {problem && <ProblemNotice problem={problem} testId="login-problem" />}
+          <Field
+            id="login-email"
+            label={t("field.email")}
+            type="email"
+            autocomplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(inputValue(e))}
+            data-testid="login-email"
+          />
+          <Field
+            id="login-password"
+            label={t("field.password")}
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(inputValue(e))}
+            data-testid="login-password"
+          />
+          <button type="submit" disabled={busy} data-testid="login-submit">
+            {t("login.submit")}
+          </button>
+          <p>
+            <a href="/account/forgot-password">{t("login.forgot")}</a> ·{" "}
+            <a href="/portal/register">{t("login.register")}</a>
+          </p>
+        </form>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Every portal page: its path (served by the web app's portal module, which renders the shell)
+ * and its name (the shell's `data-page`, which the entry script maps to the page's code). The
+ * `/account/…` and `/payments/return` paths are fixed by the admissions API's emails and Stripe's
+ * return URL (docs/admissions.md). Staff pages are to be added beside these, under /portal/staff/.
+ */
+export const APPLICANT_ROUTES = {
+  programs: "/portal/",
+  program: "/portal/programs/:id",
+  login: "/portal/login",
+  register: "/portal/register",
+  applications: "/portal/applications/",
+  application: "/portal/applications/:id",
+  receipt: "/portal/receipts/:id",
+  account: "/portal/account",
+  forgotPassword: "/account/forgot-password",
+  resetPassword: "/account/reset-password",
+  verifyEmail: "/account/verify-email",
+  confirmEmailChange: "/account/confirm-email-change",
+  paymentReturn: "/payments/return",
+} as const;
+
+export type PortalPageName = keyof typeof APPLICANT_ROUTES;
+
+/** Pages opened from an email link carrying a token: no-store, and the token leaves the address bar. */
+export const TOKEN_PAGES: readonly PortalPageName[] = [
+  "resetPassword",
+  "verifyEmail",
+  "confirmEmailChange",
+];
+
+/** The `:id` of the current address (the last non-empty path segment). */
+export const pathId = () => location.pathname.split("/").filter(Boolean).at(-1) ?? "";

@@ -1,0 +1,30 @@
+import { useEffect, useState } from "preact/hooks";
+import { admissions } from "../api/admissions.ts";
+import type { User } from "../api/types.ts";
+
+export type SessionState =
+  | { status: "loading" }
+  | { status: "anonymous" }
+  | { status: "signed-in"; user: User };
+
+/** Where to come back after signing in: a path of this site only (never a full URL). */
+export function safeNext(value: string | null): string {
+  return value?.startsWith("/") && !value.startsWith("//") ? value : "/portal/applications/";
+}
+
+/** The sign-in page, then back here (with the query: Stripe's return page needs its `payment`). */
+export const loginUrl = () =>
+  `/portal/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+
+/** The signed-in account, or anonymous. `required`: an anonymous visitor is sent to sign in. */
+export function useSession(required = false): SessionState {
+  const [state, setState] = useState<SessionState>({ status: "loading" });
+  useEffect(() => {
+    admissions.me().then((answer) => {
+      if (answer.ok) setState({ status: "signed-in", user: answer.data });
+      else if (required) location.assign(loginUrl());
+      else setState({ status: "anonymous" });
+    });
+  }, [required]);
+  return state;
+}

@@ -1,0 +1,216 @@
+#!/usr/bin/env bun
+/**
+ * What metrics and tracing cost the gateway, in ONE run: the same leaderboard GET through
+ * gateways that differ only in their observability settings, measured in alternating rounds
+ * with the same load generator (wrk). "off" counts no metrics (GATEWAY_METRICS_PORT unset) and
+ * traces nothing (no OTEL endpoint); "on" serves /metrics and exports every sampled trace over
+ * OTLP/HTTP to a sink in this process, which reads each export whole and counts its spans, as a
+ * collector's receiver would. Prints throughput, latency and the gateway's CPU per request for
+ * each, and each one's ratio to the first variant, taken round by round (the budget: metrics and
+ * tracing on keep ≥ 95 % of the throughput).
+ *
+ *   bun benchmarks/gateway/observability.ts [--duration 10] [--rounds 5] [--connections 50]
+ *     [--variants off,all:1,all:0.1]
+ *
+ * Variants: `off`; `metrics` (metrics only); `trace:R` (tracing only, a share R of the traces
+ * sampled); `all:R` (both); `before:DIR` (the gateway of another checkout, as it is: say, the
+ * commit before tracing). The first is the baseline the ratios are taken against.
+ *
+ * Needs wrk (Debian: apt-get install wrk). Loopback only, bounded in time.
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
+import { median, type Result, wrk } from "./wrk.ts";
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "5" },
+    variants: { type: "string", default: "off,all:1,all:0.1" },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+const root = join(import.meta.dir, "../..");
+
+if (!Bun.which("wrk")) {
+  console.error("wrk is required: apt-get install wrk");
+  process.exit(2);
+}
+
+const children: ReturnType<typeof Bun.spawn>[] = [];
+const cleanup = () => {
+  for (const child of children) child.kill("SIGTERM");
+};
+process.on("SIGINT", () => {
+  cleanup();
+  process.exit(130);
+});
+
+function start(cwd: string, env: Record<string, string>) {
+  // Production-like: access logs on, written to /dev/null.
+  const child = Bun.spawn(["bun", "src/index.ts"], {
+    cwd,
+    env: { ...process.env, HOST: "127.0.0.1", ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  children.push(child);
+  return child;
+}
+
+/** The collector stand-in: every export read whole and its spans counted, then 200. */
+const sink = { exports: 0, spans: 0, bytes: 0 };
+const SPAN_MARK = '"spanId"';
+const collector = Bun.serve({
+  port: await freePort(),
+  hostname: "127.0.0.1",
+  async fetch(request) {
+    const body = await request.text();
+    sink.exports++;
+    sink.bytes += body.length;
+    for (let at = body.indexOf(SPAN_MARK); at !== -1; at = body.indexOf(SPAN_MARK, at + 1)) {
+      sink.spans++;
+    }
+    return Response.json({});
+  },
+});
+
+try {
+  const appPort = await freePort();
+  start(join(root, "apps/leaderboard"), {
+    LEADERBOARD_PORT: String(appPort),
+    LEADERBOARD_RATE_LIMIT: "100000",
+  });
+  const direct = `http://127.0.0.1:${appPort}/api/leaderboard`;
+  await waitForHttp(direct);
+  for (let i = 0; i < 10; i++) {
+    await fetch(direct, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ playerName: `player${i}`, score: 1000 - i }),
+    });
+  }
+
+  type Variant = { name: string; url: string; pid: number; metricsUrl?: string };
+  const gateway = async (
+    name: string,
+    env: Record<string, string>,
+    dir = root,
+  ): Promise<Variant> => {
+    const port = await freePort();
+    const child = start(join(dir, "apps/gateway"), {
+      GATEWAY_PORT: String(port),
+      LEADERBOARD_PORT: String(appPort),
+      ...env,
+    });
+    await waitForHttp(`http://127.0.0.1:${port}/gateway/live`);
+    const metricsUrl = env.GATEWAY_METRICS_PORT
+      ? `http://127.0.0.1:${env.GATEWAY_METRICS_PORT}/metrics`
+      : undefined;
+    return {
+      name,
+      url: `http://127.0.0.1:${port}/api/leaderboard`,
+      pid: child.pid,
+      ...(metricsUrl ? { metricsUrl } : {}),
+    };
+  };
+  const otlp = `http://127.0.0.1:${collector.port}`;
+  const variants: Variant[] = [];
+  for (const spec of values.variants.split(",")) {
+    const [what = "", ratio = "1"] = spec.split(":");
+    if (what === "before") {
+      // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
+      variants.push(await gateway(`before (${ratio})`, {}, ratio));
+      continue;
+    }
+    const metrics = what === "metrics" || what === "all";
+    const tracing = what === "trace" || what === "all";
+    if (!metrics && !tracing && what !== "off") throw new Error(`unknown variant ${spec}`);
+    const name = [
+      metrics ? "metrics" : "",
+      tracing ? `tracing ${Number(ratio) * 100} % sampled` : "",
+    ]
+      .filter(Boolean)
+      .join(" + ");
+    const env: Record<string, string> = {};
+    if (metrics) env.GATEWAY_METRICS_PORT = String(await freePort());
+    if (tracing)
+      Object.assign(env, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: ratio });
+    variants.push(await gateway(name || "off", env));
+  }
+
+  const load = await Bun.file("/proc/loadavg").text();
+  console.log(
+    `leaderboard GET through the gateway, wrk -t2 -c${connections}, ${rounds} rounds of ${duration} s, alternating; Bun ${Bun.version}; ${navigator.hardwareConcurrency} CPUs; load average at start ${load.split(" ").slice(0, 3).join(" ")}`,
+  );
+  for (const variant of variants) await wrk(variant.url, 2, connections); // warm-up: JIT, pools
+  const results = new Map<string, Result[]>();
+  for (let round = 0; round < rounds; round++) {
+    // Each round in a different order, so drift in the machine's load falls on all alike.
+    const order = round % 2 === 0 ? variants : variants.toReversed();
+    for (const variant of order) {
+      const result = await wrk(variant.url, duration, connections, [variant.pid]);
+      results.set(variant.name, [...(results.get(variant.name) ?? []), result]);
+    }
+  }
+
+  // Each variant against the baseline (the first) in the same round, then the median of those
+  // ratios: other work on the machine comes and goes, and a round's neighbours share it.
+  const f = (n: number, digits = 3) => (Number.isNaN(n) ? "-" : n.toFixed(digits));
+  const baseline = results.get(variants[0]?.name ?? "") ?? [];
+  const summary = variants.map(({ name }) => {
+    const runs = results.get(name) ?? [];
+    const ratio = (pick: (r: Result) => number) =>
+      median(runs.map((r, i) => pick(r) / pick(baseline[i] ?? r)));
+    return {
+      name,
+      rps: median(runs.map((r) => r.rps)),
+      rpsRatio: ratio((r) => r.rps),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      cpu: median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN)),
+      cpuRatio: ratio((r) => r.cpuUsPerRequest ?? Number.NaN),
+      all: runs.map((r) => r.rps.toFixed(0)).join(", "),
+    };
+  });
+  const base = variants[0]?.name ?? "";
+  console.log(
+    `\n| gateway | req/s | vs ${base} | p50 ms | p99 ms | gateway CPU µs/req | vs ${base} | req/s, each round |`,
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+  for (const s of summary) {
+    console.log(
+      `| ${s.name} | ${s.rps.toFixed(0)} | ${f(s.rpsRatio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 1)} | ${f(s.cpuRatio)} | ${s.all} |`,
+    );
+  }
+  console.log(
+    `\nMedians over the rounds; "vs ${base}": the median of each round's ratio to ${base} in that round.`,
+  );
+  for (const s of summary.slice(1)) {
+    console.log(
+      `${s.name}: throughput ${f(s.rpsRatio * 100, 1)} % of ${base} (budget ≥ 95 %: ${s.rpsRatio >= 0.95 ? "met" : "missed"}), gateway CPU per request × ${f(s.cpuRatio)}`,
+    );
+  }
+
+  // What was on was really on: the counters moved and the sink received spans.
+  for (const variant of variants) {
+    if (!variant.metricsUrl) continue;
+    const text = await (await fetch(variant.metricsUrl)).text();
+    const counted = [...text.matchAll(/^http_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
+      (sum, [, value]) => sum + Number(value),
+      0,
+    );
+    console.log(`${variant.name}: http_requests_total ${counted}`);
+  }
+  await Bun.sleep(6_000); // the last batches (OTEL_BSP_SCHEDULE_DELAY, 5 s)
+  console.log(
+    `sink: ${sink.spans} spans in ${sink.exports} exports (${(sink.bytes / 1e6).toFixed(1)} MB of OTLP JSON)`,
+  );
+} finally {
+  cleanup();
+  collector.stop(true);
+}

@@ -1,0 +1,49 @@
+/** wrk as the gateway benchmarks run it: one load, its throughput, latency and a process's CPU. */
+
+export type Result = { rps: number; p50: number; p99: number; cpuUsPerRequest?: number };
+
+/** utime + stime of a process, in microseconds. */
+export async function cpuMicros(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks / 100) * 1e6; // USER_HZ is 100 on Linux
+}
+
+const toMs = (value: string, unit: string) =>
+  Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? Number.NaN);
+
+export async function wrk(
+  url: string,
+  seconds: number,
+  conns: number,
+  pids: number[] = [],
+): Promise<Result> {
+  const before = await Promise.all(pids.map(cpuMicros));
+  const threads = Math.min(2, conns);
+  const proc = Bun.spawn(["wrk", `-t${threads}`, `-c${conns}`, `-d${seconds}s`, "--latency", url], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const text = await new Response(proc.stdout).text();
+  await proc.exited;
+  const after = await Promise.all(pids.map(cpuMicros));
+  const latency = (pct: string) => {
+    const match = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(text);
+    return match ? toMs(match[1] ?? "", match[2] ?? "") : Number.NaN;
+  };
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]);
+  const total = Number(/(\d+) requests in/.exec(text)?.[1]);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1];
+  if (errors) throw new Error(`${url}: ${errors} non-2xx responses`);
+  const cpu = after.reduce((sum, value, i) => sum + value - (before[i] ?? 0), 0);
+  return {
+    rps,
+    p50: latency("50"),
+    p99: latency("99"),
+    ...(pids.length ? { cpuUsPerRequest: cpu / total } : {}),
+  };
+}
+
+export const median = (xs: number[]) =>
+  xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;

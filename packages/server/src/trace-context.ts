@@ -1,0 +1,32 @@
+/**
+ * W3C trace context for the requests tracing does not record. Sampling is decided before the
+ * SDK sees a request: an unsampled one never becomes an SDK span (which cost several µs and,
+ * mixed with recorded ones, slowed every request: benchmarks/gateway/instrumentation.ts), it
+ * only gets ids, for its log lines and for the `traceparent` it passes on.
+ */
+
+/** `version-traceid-parentid-flags`; later versions may append fields (W3C §3.2.4). */
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZEROS = /^0+$/;
+
+export type Parent = { traceId: string; spanId: string; sampled: boolean };
+
+/** The caller's trace context, when its `traceparent` is valid. */
+export function parseTraceparent(value: string | null): Parent | undefined {
+  const match = value ? TRACEPARENT.exec(value.trim()) : null;
+  if (!match) return undefined;
+  const [, version = "", traceId = "", spanId = "", flags = ""] = match;
+  if (version === "ff" || (version === "00" && match[5] !== undefined)) return undefined;
+  if (ZEROS.test(traceId) || ZEROS.test(spanId)) return undefined;
+  return { traceId, spanId, sampled: (Number.parseInt(flags, 16) & 1) === 1 };
+}
+
+/** A fresh span id, and a trace id unless the trace continues one. */
+export function newIds(traceId?: string): { traceId: string; spanId: string } {
+  const hex = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
+  return { traceId: traceId ?? hex.slice(0, 32), spanId: hex.slice(32) };
+}
+
+/** The `traceparent` an unsampled request passes on: its own id as the parent, not sampled. */
+export const unsampledTraceparent = (ids: { traceId: string; spanId: string }) =>
+  `00-${ids.traceId}-${ids.spanId}-00`;

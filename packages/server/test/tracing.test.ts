@@ -1,0 +1,182 @@
+/**
+ * Tracing in one process: off (no endpoint) it registers nothing and adds nothing; on, a request
+ * served through `scopedFetch` gets a server span continuing the caller's `traceparent`, child
+ * spans under it, and its log lines carry the trace. Spans go to a stand-in OTLP collector.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { trace } from "@opentelemetry/api";
+import { Elysia } from "elysia";
+import {
+  createLogger,
+  HttpProblem,
+  injectTraceContext,
+  memorySink,
+  platform,
+  scopedFetch,
+  startTracing,
+  stopTracing,
+  tracingEnabled,
+  withSpan,
+} from "../src/index.ts";
+import { startOtlpReceiver } from "./support/index.ts";
+
+const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+const CALLER_SPAN = "00f067aa0ba902b7";
+const traceparent = (flags: "01" | "00") => `00-${TRACE}-${CALLER_SPAN}-${flags}`;
+
+const sink = memorySink();
+const logger = createLogger({ service: "traced", level: "info", sink });
+const app = new Elysia()
+  .use(platform({ service: "traced", logger }))
+  .get("/items/:id", ({ params }) =>
+    withSpan("load item", { attributes: { "item.kind": "test" } }, async (span) => {
+      logger.info("deep inside", { traced: span !== undefined });
+      return { id: params.id };
+    }),
+  )
+  .get("/broken", () => {
+    throw new Error("secret detail that must not be recorded");
+  })
+  .get("/health/live", () => ({ status: "ok" }))
+  .get("/teapot", () => {
+    throw new HttpProblem("NOT_FOUND", { detail: "no such thing" });
+  });
+
+/** Serves one request the way serve() does: inside its scope. */
+const fetchScoped = scopedFetch(app);
+async function send(path: string, headers: Record<string, string> = {}) {
+  const response = await fetchScoped(new Request(`http://localhost${path}`, { headers }));
+  // The access-log line, and the end of the server span, come just after the response.
+  await new Promise((resolve) => setImmediate(resolve));
+  return response;
+}
+
+/** Log lines for one request id. */
+const linesOf = (requestId: string) => sink.lines().filter((line) => line.requestId === requestId);
+
+afterAll(stopTracing);
+
+describe("tracing off (no endpoint)", () => {
+  test("nothing is registered: the global tracer makes no recording spans", async () => {
+    const on = await startTracing({
+      service: "traced",
+      env: { OTEL_TRACES_SAMPLER_ARG: 1, OTEL_BSP_SCHEDULE_DELAY: 5_000 },
+      logger,
+    });
+    expect(on).toBe(false);
+    expect(tracingEnabled()).toBe(false);
+    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+  });
+
+  test("log lines still carry the request id, and no trace fields", async () => {
+    const response = await send("/items/7", { "x-request-id": "req-off-1" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toBe("req-off-1");
+    const lines = linesOf("req-off-1");
+    expect(lines.map((line) => line.msg)).toEqual(["deep inside", "request"]);
+    expect(lines[0]).toMatchObject({ traced: false });
+    for (const line of lines) expect(line).not.toHaveProperty("traceId");
+  });
+
+  test("a caller's traceparent is left as it is", () => {
+    const headers = new Headers({ traceparent: traceparent("01") });
+    injectTraceContext(headers);
+    expect(headers.get("traceparent")).toBe(traceparent("01"));
+    const none = new Headers();
+    injectTraceContext(none);
+    expect(none.has("traceparent")).toBe(false);
+  });
+});
+
+describe("tracing on", async () => {
+  const collector = await startOtlpReceiver();
+  afterAll(() => collector.close());
+
+  test("an endpoint turns it on", async () => {
+    const on = await startTracing({
+      service: "traced",
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        OTEL_TRACES_SAMPLER_ARG: 1,
+        OTEL_BSP_SCHEDULE_DELAY: 60_000,
+      },
+      logger,
+    });
+    expect(on).toBe(true);
+    expect(tracingEnabled()).toBe(true);
+  });
+
+  test("a request continues the caller's trace: server span, child span, ids in every log line", async () => {
+    await send("/items/42?token=abc", {
+      traceparent: traceparent("01"),
+      "x-request-id": "req-on-1",
+    });
+    await send("/broken", { traceparent: traceparent("01"), "x-request-id": "req-on-2" });
+    await send("/teapot", { traceparent: traceparent("01"), "x-request-id": "req-on-3" });
+    // The caller decided not to sample: nothing is exported, the logs still name the trace.
+    await send("/items/1", { traceparent: traceparent("00"), "x-request-id": "req-unsampled" });
+    await send("/items/2", { "x-request-id": "req-new-trace" });
+    // Probes are not traced: they would bury the real requests.
+    await send("/health/live", { traceparent: traceparent("01"), "x-request-id": "req-probe" });
+    await stopTracing();
+    expect(tracingEnabled()).toBe(false);
+
+    const spans = collector.spans();
+    expect(collector.contentTypes()).toEqual(["application/json"]);
+    const server = spans.find((span) => span.name === "GET /items/:id" && span.traceId === TRACE);
+    expect(server).toMatchObject({
+      service: "traced",
+      kind: 2,
+      parentSpanId: CALLER_SPAN,
+      attributes: {
+        "http.request.method": "GET",
+        "http.route": "/items/:id",
+        "http.response.status_code": 200,
+        // The query string (a token here) is never recorded.
+        "url.path": "/items/42",
+      },
+    });
+    const child = spans.find((span) => span.name === "load item");
+    expect(child).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: server?.spanId,
+      kind: 1,
+      attributes: { "item.kind": "test" },
+    });
+
+    const lines = linesOf("req-on-1");
+    expect(lines.map((line) => line.msg)).toEqual(["deep inside", "request"]);
+    for (const line of lines) {
+      expect(line).toMatchObject({ traceId: TRACE, spanId: server?.spanId });
+    }
+    expect(lines[0]).toMatchObject({ traced: true });
+
+    const broken = spans.find((span) => span.name === "GET /broken");
+    expect(broken).toMatchObject({ status: 2, attributes: { "http.response.status_code": 500 } });
+    expect(JSON.stringify(spans)).not.toContain("secret detail");
+    expect(JSON.stringify(spans)).not.toContain("token=abc");
+    // A 4xx is the client's error, not the server's.
+    const teapot = spans.find((span) => span.name === "GET /teapot");
+    expect(teapot).toMatchObject({ status: 0, attributes: { "http.response.status_code": 404 } });
+    expect(linesOf("req-on-2").find((line) => line.msg === "unhandled error")).toMatchObject({
+      traceId: TRACE,
+    });
+
+    const unsampled = linesOf("req-unsampled");
+    expect(unsampled.every((line) => line.traceId === TRACE)).toBe(true);
+    expect(spans.filter((span) => span.traceId === TRACE)).toHaveLength(4);
+    expect(spans.some((span) => span.attributes["url.path"] === "/health/live")).toBe(false);
+    expect(linesOf("req-probe")[0]).not.toHaveProperty("traceId");
+
+    const fresh = linesOf("req-new-trace")[0];
+    expect(fresh?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh?.traceId).not.toBe(TRACE);
+    const root = spans.find((span) => span.traceId === fresh?.traceId && span.kind === 2);
+    expect(root?.name).toBe("GET /items/:id");
+    expect(root?.parentSpanId).toBeUndefined();
+  });
+
+  test("stopped, nothing is registered any more", () => {
+    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+  });
+});
