@@ -23,9 +23,11 @@ import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
+import { conditions } from "./modules/conditions/index.ts";
 import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
 import { dataRights } from "./modules/data-rights/index.ts";
 import { decision } from "./modules/decision/index.ts";
+import { deferrals } from "./modules/deferrals/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
   DOCUMENT_LIMITS,
@@ -51,6 +53,7 @@ import {
 } from "./modules/payments/service.ts";
 import { profile } from "./modules/profile/index.ts";
 import { queue } from "./modules/queue/index.ts";
+import { reasons } from "./modules/reasons/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
@@ -187,6 +190,9 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(decision({ ...routed, applications: applicationsDeps }))
+    .use(conditions({ ...routed, move }))
+    .use(reasons(routed))
+    .use(deferrals({ ...routed, move }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))

@@ -6,6 +6,7 @@ import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import type { StripeSettings } from "./modules/payments/service.ts";
+import type { ReminderSettings } from "./modules/reminders/service.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
 
 /*
@@ -77,7 +78,17 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   adminMfaRequired: env.ADMISSIONS_ADMIN_MFA_REQUIRED,
   mfaKey: env.ADMISSIONS_MFA_KEY ?? null,
   paymentRetentionYears: env.ADMISSIONS_PAYMENT_RETENTION_YEARS,
-  workflow: { offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000 },
+  workflow: {
+    offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
+    conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,
+  },
+});
+
+/** Environment → when the background pass sends reminders and digests. */
+export const reminderSettings = (env: AdmissionsEnv): ReminderSettings => ({
+  draftNoticeMs: env.ADMISSIONS_DRAFT_REMINDER_DAYS * 86_400_000,
+  decisionReminderMs: env.ADMISSIONS_DECISION_REMINDER_DAYS * 86_400_000,
+  digestHourUtc: env.ADMISSIONS_DIGEST_HOUR_UTC,
 });
 
 /** Environment → how the outbox retries failed emails. */
@@ -111,3 +122,4 @@ function paymentSettings(env: AdmissionsEnv): PaymentSettings {
 export const DEFAULT_ENV: AdmissionsEnv = parseEnv(AdmissionsEnv, {});
 export const DEFAULT_SETTINGS: AppSettings = appSettings(DEFAULT_ENV);
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = deliveryPolicy(DEFAULT_ENV);
+export const DEFAULT_REMINDERS: ReminderSettings = reminderSettings(DEFAULT_ENV);

@@ -108,7 +108,15 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_PAYMENT_RETENTION_YEARS: T.Integer({ minimum: 1, maximum: 30, default: 7 }),
   /** An offer's response deadline, in days, when the decision names none. */
   ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
-  /** How often the background work runs (offer expiry, email delivery). */
+  /** A condition's due date, in days from the offer, when the decision names none. */
+  ADMISSIONS_CONDITION_DUE_DAYS: T.Integer({ minimum: 1, maximum: 730, default: 90 }),
+  /** Applicants with an unsubmitted draft are emailed this many days before the deadline. */
+  ADMISSIONS_DRAFT_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
+  /** Reviewers are emailed this many days before an intake's decisions are due. */
+  ADMISSIONS_DECISION_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
+  /** Admins' daily digest of new submissions goes out from this hour (UTC). */
+  ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({ minimum: 0, maximum: 23, default: 7 }),
+  /** How often the background work runs (offer expiry, overdue conditions, reminders, email). */
   ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 3_600_000, default: 5_000 }),
   /** Delivery attempts per email before it is marked dead. */
   ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 10 }),

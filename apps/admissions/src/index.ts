@@ -7,7 +7,7 @@ import {
   startTracing,
 } from "@platform/server";
 import { createApp } from "./app.ts";
-import { appSettings, databaseConfig, deliveryPolicy } from "./config.ts";
+import { appSettings, databaseConfig, deliveryPolicy, reminderSettings } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { documentsS3, loadEnv } from "./env.ts";
@@ -67,6 +67,7 @@ try {
       move,
       mailer,
       delivery: deliveryPolicy(env),
+      reminders: reminderSettings(env),
     },
     env.ADMISSIONS_JOBS_INTERVAL_MS,
   );

@@ -4,9 +4,11 @@ import * as assignments from "./modules/assignments/model.ts";
 import * as audit from "./modules/audit/model.ts";
 import * as auth from "./modules/auth/model.ts";
 import * as catalog from "./modules/catalog/model.ts";
+import * as conditions from "./modules/conditions/model.ts";
 import * as conflictOfInterest from "./modules/conflict-of-interest/model.ts";
 import * as dataRights from "./modules/data-rights/model.ts";
 import * as decision from "./modules/decision/model.ts";
+import * as deferrals from "./modules/deferrals/model.ts";
 import * as documents from "./modules/documents/model.ts";
 import * as fee from "./modules/fee/model.ts";
 import * as feeWaiver from "./modules/fee-waiver/model.ts";
@@ -16,6 +18,7 @@ import * as outbox from "./modules/outbox/model.ts";
 import * as payments from "./modules/payments/model.ts";
 import * as profile from "./modules/profile/model.ts";
 import * as queue from "./modules/queue/model.ts";
+import * as reasons from "./modules/reasons/model.ts";
 import * as reviews from "./modules/reviews/model.ts";
 import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
@@ -37,9 +40,11 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   applications,
   assignments,
   audit,
+  conditions,
   conflictOfInterest,
   dataRights,
   decision,
+  deferrals,
   documents,
   fee,
   feeWaiver,
@@ -49,6 +54,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   payments,
   profile,
   queue,
+  reasons,
   reviews,
   rubric,
   sessions,

@@ -62,6 +62,14 @@ export const admissionsProblems = {
   OFFER_EXPIRED: { status: 409, title: "Offer deadline passed" },
   WAITLIST_EMPTY: { status: 409, title: "Nobody on the waitlist" },
   BULK_REFUSED: { status: 409, title: "Bulk change refused" },
+  // Offer conditions, deferrals, reasons
+  CONDITIONS_MET: { status: 409, title: "Offer conditions already met" },
+  CONDITIONS_CLOSED: { status: 409, title: "Offer conditions no longer open" },
+  DEFERRAL_NOT_ALLOWED: { status: 409, title: "Only an accepted place can be deferred" },
+  DEFERRAL_PENDING: { status: 409, title: "A deferral request is already open" },
+  DEFERRAL_CLOSED: { status: 409, title: "Deferral request already decided" },
+  DEFERRAL_CONFLICT: { status: 409, title: "Already an application for that intake" },
+  REASON_CODE_TAKEN: { status: 409, title: "Reason code already used" },
   // Review
   REVIEWER_NOT_IN_POOL: { status: 409, title: "Not a reviewer of this program" },
   REVIEWER_CONFLICTED: { status: 409, title: "Reviewer declared a conflict of interest" },

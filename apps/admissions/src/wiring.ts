@@ -1,7 +1,9 @@
 import type { Logger } from "@platform/server";
+import { DEFAULT_REMINDERS } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
+import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
@@ -11,6 +13,13 @@ import {
   notificationEffects,
 } from "./modules/outbox/service.ts";
 import { profileSnapshotEffects } from "./modules/profile/service.ts";
+import { reasonEffects } from "./modules/reasons/service.ts";
+import {
+  type ReminderSettings,
+  sendAdminDigests,
+  sendDecisionDueReminders,
+  sendDraftDeadlineNotices,
+} from "./modules/reminders/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -36,6 +45,8 @@ export const workflowMoveDeps = (
   effects: combineEffects(
     submissionEffects(checks),
     decisionEffects({ defaultResponseMs: settings.offerResponseMs }),
+    conditionEffects({ defaultDueMs: settings.conditionDueMs }),
+    reasonEffects,
     profileSnapshotEffects,
     notificationEffects,
     auditEffects,
@@ -49,17 +60,33 @@ export type JobsDeps = {
   move: MoveDeps;
   mailer: Mailer;
   delivery: DeliveryPolicy;
+  /** When reminders and digests go out; env.ts's defaults when left out. */
+  reminders?: ReminderSettings;
 };
 
 /**
- * One pass of the background work: expire the offers due, deliver the emails due, delete the
- * payment records of erased applicants whose retention period is over.
+ * One pass of the background work: expire the offers due and end those whose conditions are
+ * overdue, write the reminders and digests due, deliver the emails due (these included), and
+ * delete the payment records of erased applicants whose retention period is over.
  */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
+  const conditionsNotMet = await settleOverdueConditions(deps);
+  const reminding = { ...deps, reminders: deps.reminders ?? DEFAULT_REMINDERS };
+  const draftNotices = await sendDraftDeadlineNotices(reminding);
+  const decisionReminders = await sendDecisionDueReminders(reminding);
+  const digests = await sendAdminDigests(reminding);
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
   const purged = await purgeExpiredPayments(deps.db, deps.now());
-  return { expired, ...delivered, purged };
+  return {
+    expired,
+    conditionsNotMet,
+    draftNotices,
+    decisionReminders,
+    digests,
+    ...delivered,
+    purged,
+  };
 }
 
 /** The background work every `intervalMs`, in the server process (see `startJobs`). */

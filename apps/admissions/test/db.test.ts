@@ -21,6 +21,7 @@ describe("migrations", () => {
       "0004_system_actor_audit_guard",
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
+      "0007_workflow_depth",
     ]);
     for (const table of [
       "users",

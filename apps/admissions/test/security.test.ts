@@ -31,6 +31,9 @@ const applicationRoutes = (id: string): [string, string, unknown][] => [
   ["POST", `/api/v1/applications/${id}/withdraw/`, { reason: "pwned" }],
   ["POST", `/api/v1/applications/${id}/transitions/`, { to: "withdrawn" }],
   ["GET", `/api/v1/applications/${id}/history/`, undefined],
+  ["GET", `/api/v1/applications/${id}/conditions/`, undefined],
+  ["GET", `/api/v1/applications/${id}/deferrals/`, undefined],
+  ["POST", `/api/v1/applications/${id}/deferrals/`, { toIntakeId: intake.id }],
 ];
 
 describe("one applicant cannot read or change another's application", () => {
@@ -101,6 +104,24 @@ const staffRoutes: [string, string, unknown][] = [
     },
   ],
   ["PATCH", `/api/v1/catalog/intakes/${intake.id}/`, { capacity: 1 }],
+  [
+    "PATCH",
+    `/api/v1/applications/${victimDraft.id}/conditions/${crypto.randomUUID()}/`,
+    { status: "met" },
+  ],
+  [
+    "POST",
+    `/api/v1/applications/${victimDraft.id}/deferrals/${crypto.randomUUID()}/approve/`,
+    undefined,
+  ],
+  ["POST", "/api/v1/reasons/", { kind: "rejection", code: "pwned", label: "x" }],
+  ["PATCH", "/api/v1/reasons/rejection/other/", { active: false }],
+  ["GET", "/api/v1/staff/stats/reasons/", undefined],
+  [
+    "PUT",
+    `/api/v1/staff/intakes/${intake.id}/decisions-due/`,
+    { decisionsDueAt: "2031-01-01T00:00:00Z" },
+  ],
 ];
 
 describe("role checks on every staff route", () => {

@@ -98,6 +98,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
         await transition(deps, origin(actor, clientIp), params.id, {
           to,
           reason: body?.reason ?? null,
+          reasonCode: body?.reasonCode ?? null,
           preconditions: preconditionsOf(headers["if-match"] ?? null, body?.version),
         }),
       );
@@ -207,6 +208,7 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
           await transition(deps, origin(actor, clientIp), params.id, {
             to: body.to,
             reason: body.reason ?? null,
+            reasonCode: body.reasonCode ?? null,
             preconditions: preconditionsOf(headers["if-match"] ?? null, body.version),
             decision: decisionOf(body),
           }),

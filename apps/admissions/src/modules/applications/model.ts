@@ -6,6 +6,7 @@ import {
   ApplicationStatus,
   DecisionFields,
   FormFields,
+  ReasonCode,
   STATUSES,
   Transition,
 } from "../workflow/model.ts";
@@ -52,14 +53,19 @@ const Reason = t.String({ maxLength: 2_000 });
 export const TransitionRequest = t.Object({
   to: ApplicationStatus,
   reason: t.Optional(Reason),
+  reasonCode: t.Optional(ReasonCode),
   version: t.Optional(VersionField),
   ...DecisionFields,
 });
 export type TransitionRequest = typeof TransitionRequest.static;
 
-/** Body of submit and withdraw; optional. */
+/** Body of submit, accept, decline and withdraw; optional. */
 export const ActionBody = t.Optional(
-  t.Object({ reason: t.Optional(Reason), version: t.Optional(VersionField) }),
+  t.Object({
+    reason: t.Optional(Reason),
+    reasonCode: t.Optional(ReasonCode),
+    version: t.Optional(VersionField),
+  }),
 );
 
 export const APPLICATION_ORDERINGS = [

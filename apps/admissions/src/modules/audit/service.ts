@@ -71,6 +71,7 @@ export const auditEffects: TransitionEffects = {
           from: move.before.status,
           to: after.status,
           reason: move.reason,
+          ...(move.reasonCode ? { reasonCode: move.reasonCode } : {}),
           via: move.via,
           ...(move.batchId ? { batchId: move.batchId } : {}),
           ...(after.offer && after.status.includes("offered") ? { offer: after.offer } : {}),

@@ -27,6 +27,7 @@ export const decision = (deps: Deps) =>
           {
             to: STATUS_OF[body.decision],
             reason: body.reason ?? null,
+            reasonCode: body.reasonCode ?? null,
             preconditions: preconditionsOf(headers["if-match"] ?? null, body.version),
             decision: decisionOf(body),
             via: "decision",

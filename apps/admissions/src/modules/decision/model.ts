@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { enumOf, int } from "../../lib/schema.ts";
-import { DecisionFields } from "../workflow/model.ts";
+import { DecisionFields, ReasonCode } from "../workflow/model.ts";
 
 export const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
 export const Decision = enumOf(DECISIONS);
@@ -11,6 +11,7 @@ export const DecisionBody = t.Object(
     decision: Decision,
     ...DecisionFields,
     reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reasonCode: t.Optional(ReasonCode),
     version: t.Optional(int({ minimum: 1, description: "The version you last read" })),
   },
   {
@@ -21,6 +22,7 @@ export const DecisionBody = t.Object(
         respondBy: "2026-07-31T23:59:59Z",
       },
       { decision: "waitlist", waitlistPosition: 3 },
+      { decision: "reject", reasonCode: "academic_requirements", reason: "Mathematics below B" },
     ],
   },
 );

@@ -7,8 +7,22 @@ import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { Application } from "../workflow/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { IntakeParams, PromoteBody, Seats, WaitlistQuery } from "./model.ts";
-import { getSeats, type IntakesDeps, listWaitlist, promoteFromWaitlist } from "./service.ts";
+import {
+  DecisionsDue,
+  DecisionsDueBody,
+  IntakeParams,
+  PromoteBody,
+  Seats,
+  WaitlistQuery,
+} from "./model.ts";
+import {
+  getDecisionsDue,
+  getSeats,
+  type IntakesDeps,
+  listWaitlist,
+  promoteFromWaitlist,
+  setDecisionsDue,
+} from "./service.ts";
 
 type Deps = IntakesDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
 const tags = ["decisions"];
@@ -18,6 +32,34 @@ export const intakes = (deps: Deps) =>
   new Elysia({ name: "intakes", prefix: "/api/v1/staff/intakes" })
     .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
+    .get("/:id/decisions-due/", ({ params }) => getDecisionsDue(deps.db, params.id), {
+      auth: STAFF,
+      params: IntakeParams,
+      response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
+      detail: {
+        tags,
+        summary: "When the intake's decisions are due (staff)",
+        security: readSecurity,
+      },
+    })
+    .put(
+      "/:id/decisions-due/",
+      ({ actor, clientIp, params, body }) =>
+        setDecisionsDue(deps, originOf(actor, clientIp), params.id, body),
+      {
+        auth: ["admin"],
+        params: IntakeParams,
+        ...jsonBody(DecisionsDueBody),
+        response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
+        detail: {
+          tags,
+          summary: "Set or clear when the intake's decisions are due (admins)",
+          description:
+            "Reviewers assigned to its applications still submitted or under review, and not yet reviewed by them, are emailed ADMISSIONS_DECISION_REMINDER_DAYS before it, once per reviewer and due date.",
+          security: writeSecurity,
+        },
+      },
+    )
     .get("/:id/seats/", ({ params }) => getSeats(deps, params.id), {
       auth: STAFF,
       params: IntakeParams,

@@ -13,3 +13,22 @@ export { Seats } from "../workflow/model.ts";
 
 export const IntakeParams = t.Object({ id: t.String({ maxLength: 64 }) });
 export const WaitlistQuery = t.Object(PageQuery);
+
+export const DecisionsDue = t.Object({
+  intakeId: t.String(),
+  decisionsDueAt: t.Nullable(t.String({ format: "date-time" })),
+});
+export type DecisionsDue = typeof DecisionsDue.static;
+
+export const DecisionsDueBody = t.Object(
+  {
+    decisionsDueAt: t.Nullable(
+      t.String({
+        format: "date-time",
+        description: "In the future; null removes the date (and its reminders)",
+      }),
+    ),
+  },
+  { examples: [{ decisionsDueAt: "2026-03-31T17:00:00Z" }] },
+);
+export type DecisionsDueBody = typeof DecisionsDueBody.static;

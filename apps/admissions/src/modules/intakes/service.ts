@@ -68,3 +68,5 @@ export function listWaitlist(
     return toPage(requestUrl, page, seats.waitlisted, rows.map(toApplication));
   });
 }
+
+export { getDecisionsDue, setDecisionsDue } from "./internal/decisions-due.ts";

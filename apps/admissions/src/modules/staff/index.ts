@@ -12,6 +12,8 @@ import {
   IdParams,
   PasswordResetSent,
   PoolMembers,
+  ReasonStats,
+  ReasonStatsQuery,
   ReviewerPool,
   StaffCreate,
   StaffPage,
@@ -28,6 +30,7 @@ import {
   exportApplications,
   getPool,
   listStaff,
+  reasonStats,
   resetStaffPassword,
   type StaffDeps,
   type StaffResetDeps,
@@ -199,6 +202,18 @@ export const staff = (
       detail: {
         tags,
         summary: "Application counts by status, program and intake (staff)",
+        security: readSecurity,
+      },
+    })
+    .get("/stats/reasons/", ({ query }) => reasonStats(deps.db, query), {
+      auth: STAFF,
+      query: ReasonStatsQuery,
+      response: { 200: ReasonStats, ...problems("FORBIDDEN") },
+      detail: {
+        tags,
+        summary: "Rejections, withdrawals and declines by reason code (staff)",
+        description:
+          "Counted from the history (each application enters these final statuses once), filtered by program, intake and when the move was made.",
         security: readSecurity,
       },
     });

@@ -3,7 +3,7 @@ import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
-import { ApplicationStatus, DecisionFields } from "../workflow/model.ts";
+import { ApplicationStatus, DecisionFields, ReasonCode } from "../workflow/model.ts";
 
 export const STAFF_ROLES = ["reviewer", "admin"] as const;
 export const StaffRole = enumOf(STAFF_ROLES);
@@ -74,6 +74,7 @@ export const BulkTransitionBody = t.Object(
     }),
     to: ApplicationStatus,
     reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reasonCode: t.Optional(ReasonCode),
     ...DecisionFields,
   },
   {
@@ -146,6 +147,28 @@ export const StatsQuery = t.Object({
   intakeId: t.Optional(t.String({ maxLength: 64 })),
 });
 export type StatsQuery = typeof StatsQuery.static;
+
+const ReasonCounts = t.Array(
+  t.Object({
+    code: t.Nullable(t.String({ description: "null: moves made without a code" })),
+    label: t.Nullable(t.String()),
+    total: int({ minimum: 0 }),
+  }),
+  { description: "Most frequent first" },
+);
+export const ReasonStats = t.Object({
+  rejection: ReasonCounts,
+  withdrawal: ReasonCounts,
+  decline: ReasonCounts,
+});
+export type ReasonStats = typeof ReasonStats.static;
+
+export const ReasonStatsQuery = t.Object({
+  ...StatsQuery.properties,
+  from: t.Optional(t.String({ format: "date-time", description: "Moves at or after" })),
+  to: t.Optional(t.String({ format: "date-time", description: "Moves before" })),
+});
+export type ReasonStatsQuery = typeof ReasonStatsQuery.static;
 
 export const EXPORT_FORMATS = ["csv"] as const;
 export const ExportFormat = enumOf(EXPORT_FORMATS);

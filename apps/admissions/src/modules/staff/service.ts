@@ -16,6 +16,7 @@ export { type BulkDeps, bulkTransition } from "./internal/bulk.ts";
 export { csvField, csvRow } from "./internal/csv.ts";
 export { exportApplications } from "./internal/export.ts";
 export { resetStaffPassword, type StaffResetDeps } from "./internal/password-reset.ts";
+export { reasonStats } from "./internal/reason-stats.ts";
 export { applicationStats } from "./internal/stats.ts";
 
 export type StaffDeps = { db: Db; now: () => number; passwordCost: PasswordCost };

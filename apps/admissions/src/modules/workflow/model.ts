@@ -73,6 +73,33 @@ export const Application = t.Object({
 });
 export type Application = typeof Application.static;
 
+/** One condition of a conditional offer as a decision names it: its text, or text and due date. */
+export const ConditionInput = t.Union([
+  t.String({ minLength: 1, maxLength: 500 }),
+  t.Object({
+    description: t.String({ minLength: 1, maxLength: 500 }),
+    dueAt: t.Optional(
+      t.String({ format: "date-time", description: "When it must be met (in the future)" }),
+    ),
+  }),
+]);
+export type ConditionInput = typeof ConditionInput.static;
+
+/** Structured reason codes apply to these moves only, each from its own list. */
+export const REASON_KINDS = ["rejection", "withdrawal", "decline"] as const;
+export type ReasonKind = (typeof REASON_KINDS)[number];
+export const REASON_KIND_OF: Partial<Record<ApplicationStatus, ReasonKind>> = {
+  rejected: "rejection",
+  withdrawn: "withdrawal",
+  declined: "decline",
+};
+export const ReasonCode = t.String({
+  pattern: "^[a-z0-9_]{1,40}$",
+  description:
+    "Rejection, withdrawal and decline: a code from the configured list of that kind (GET /api/v1/reasons/), beside the free-text `reason`",
+  examples: ["accepted_elsewhere"],
+});
+
 /** What a decision carries beside its status; each only where it applies (else 422). */
 export const DecisionFields = {
   respondBy: t.Optional(
@@ -84,11 +111,15 @@ export const DecisionFields = {
     }),
   ),
   conditions: t.Optional(
-    t.Array(t.String({ minLength: 1, maxLength: 500 }), {
+    t.Array(ConditionInput, {
       minItems: 1,
       maxItems: 20,
-      description: "Conditional offers: the conditions to meet (required there, refused elsewhere)",
-      examples: [["Final grade of at least B in Mathematics"]],
+      description:
+        "Conditional offers: the conditions to meet (required there, refused elsewhere). Each is its text, or `{description, dueAt}` to give it its own due date (default: the configured number of days from the offer)",
+      examples: [
+        ["Final grade of at least B in Mathematics"],
+        [{ description: "Proof of English (IELTS 6.5)", dueAt: "2026-08-31T23:59:59Z" }],
+      ],
     }),
   ),
   waitlistPosition: t.Optional(
@@ -112,6 +143,7 @@ export const Transition = t.Object({
     role: ActorRole,
   }),
   reason: t.Nullable(t.String()),
+  reasonCode: t.Nullable(t.String({ description: "The structured reason, when one was given" })),
   clientIp: t.Nullable(t.String({ description: "Staff only" })),
   at: Timestamp,
 });
@@ -159,6 +191,14 @@ export const AUDIT_ACTIONS = [
   "data.erasure_cancelled",
   "data.erasure_rejected",
   "data.erasure_completed",
+  "condition.updated",
+  "application.conditions_met",
+  "deferral.requested",
+  "deferral.approved",
+  "deferral.refused",
+  "reason.created",
+  "reason.updated",
+  "intake.decisions_due_set",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;
@@ -183,11 +223,20 @@ export type Origin = { actor: Actor; clientIp: string | null };
 export type Precondition = { version: number; via: "if-match" | "body" };
 
 /** How a move was asked for: the audit log tells a bulk change from a single one. */
-export type MoveVia = "transition" | "decision" | "bulk" | "promotion" | "assignment" | "expiry";
+export type MoveVia =
+  | "transition"
+  | "decision"
+  | "bulk"
+  | "promotion"
+  | "assignment"
+  | "expiry"
+  | "conditions";
 
 export type MoveRequest = {
   to: ApplicationStatus;
   reason: string | null;
+  /** A code from the reasons list of the move's kind (rejection, withdrawal, decline). */
+  reasonCode?: string | null;
   preconditions: Precondition[];
   decision?: DecisionInput;
   via?: MoveVia;
@@ -203,6 +252,7 @@ export type Move = {
   before: Application;
   to: ApplicationStatus;
   reason: string | null;
+  reasonCode: string | null;
   decision: DecisionInput;
   via: MoveVia;
   batchId: string | null;

@@ -85,6 +85,7 @@ export type TransitionRow = {
   actor_id: string | null;
   actor_role: ActorRole;
   reason: string | null;
+  reason_code?: string | null;
   client_ip: string | null;
   created_at: unknown;
 };
@@ -104,6 +105,7 @@ export function toTransition(row: TransitionRow, viewer: User): Transition {
       role: row.actor_role,
     },
     reason: row.reason,
+    reasonCode: row.reason_code ?? null,
     clientIp: staff ? row.client_ip : null,
     at: toIso(row.created_at),
   };
@@ -141,7 +143,7 @@ export async function recordTransition(
   applicationId: string,
   from: ApplicationStatus | null,
   to: ApplicationStatus,
-  origin: Origin & { reason: string | null; at: string },
+  origin: Origin & { reason: string | null; reasonCode?: string | null; at: string },
 ): Promise<void> {
   await tx`INSERT INTO application_transitions ${tx({
     id: newId(),
@@ -151,6 +153,7 @@ export async function recordTransition(
     actor_id: origin.actor.id,
     actor_role: origin.actor.role,
     reason: origin.reason,
+    reason_code: origin.reasonCode ?? null,
     client_ip: origin.clientIp,
     created_at: origin.at,
   })}`;

@@ -11,7 +11,12 @@ export {
   countFromTotals,
   rebuildCounts,
 } from "./internal/counts.ts";
-export { combineEffects, decisionOf, originOf } from "./internal/effects.ts";
+export {
+  combineEffects,
+  decisionOf,
+  normalizeConditions,
+  originOf,
+} from "./internal/effects.ts";
 export { startJobs } from "./internal/jobs.ts";
 export {
   assertTransition,
@@ -39,4 +44,6 @@ export {
 export type WorkflowSettings = {
   /** An offer's response deadline when the decision names none. */
   offerResponseMs: number;
+  /** A condition's due date when the offer names none. */
+  conditionDueMs: number;
 };

@@ -3,8 +3,9 @@ import type { Db } from "../../../db/client.ts";
 import { forUpdateOf, toBool } from "../../../db/dialect.ts";
 import { isoAt } from "../../../lib/ids.ts";
 import { notFound, problem } from "../../../problems.ts";
+import { enqueueEmail } from "../../outbox/service.ts";
 import type { User } from "../../users/model.ts";
-import type { MoveDeps, Origin } from "../../workflow/model.ts";
+import type { Application, MoveDeps, Origin } from "../../workflow/model.ts";
 import { loadVisible, moveApplication, recordAudit } from "../../workflow/service.ts";
 
 export type AssignmentsDeps = { db: Db; now: () => number; move: MoveDeps };
@@ -123,6 +124,7 @@ export function assignReviewer(
     })}`;
     await tx`UPDATE program_reviewers SET last_assigned_at = ${at}
       WHERE program_id = ${application.program.id} AND reviewer_id = ${chosen}`;
+    await notifyReviewer(tx, chosen, application, at);
     await recordAudit(
       tx,
       origin,
@@ -145,6 +147,31 @@ export function assignReviewer(
     }
     return { reviewerId: chosen, assignedAt: at };
   });
+}
+
+/**
+ * The reviewer hears of the assignment by email, written with it (the outbox): the program,
+ * the intake and the reference, nothing of the applicant beyond what the staff console shows.
+ */
+async function notifyReviewer(tx: SQL, reviewerId: string, application: Application, at: string) {
+  const [reviewer] = (await tx`SELECT email, full_name FROM users WHERE id = ${reviewerId}`) as {
+    email: string;
+    full_name: string;
+  }[];
+  if (!reviewer) return;
+  const what = `${application.program.name} (${application.intake.term})`;
+  await enqueueEmail(
+    tx,
+    {
+      // Not filed under the application: its emails are the applicant's correspondence.
+      applicationId: null,
+      event: "reviewer_assigned",
+      to: reviewer.email,
+      subject: `New application to review: ${what}`,
+      body: `Dear ${reviewer.full_name},\n\nAn application to ${what} has been assigned to you for review. You find it in your queue in the staff console.\n\nApplication reference: ${application.id}\n\nAdmissions Office`,
+    },
+    at,
+  );
 }
 
 export function unassignReviewer(

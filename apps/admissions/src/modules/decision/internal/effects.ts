@@ -2,7 +2,7 @@ import { invalidField } from "@platform/server";
 import { isoAt } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import type { ApplicationStatus, Move, TransitionEffects } from "../../workflow/model.ts";
-import { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "../../workflow/service.ts";
+import { normalizeConditions, PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "../../workflow/service.ts";
 import { joinWaitlist, leaveWaitlist } from "./waitlist.ts";
 
 const OFFERS: ReadonlySet<ApplicationStatus> = new Set(["offered", "conditionally_offered"]);
@@ -53,7 +53,7 @@ function offerColumns(move: Move, settings: DecisionSettings) {
   if (move.to === "conditionally_offered" && !decision.conditions?.length) {
     throw invalidField("/body/conditions", "a conditional offer lists its conditions");
   }
-  const conditions = decision.conditions?.map((c) => c.trim()).filter(Boolean) ?? [];
+  const conditions = normalizeConditions(decision.conditions).map((c) => c.description);
   return {
     offer_respond_by: isoAt(respondBy),
     offer_conditions: conditions.length ? JSON.stringify(conditions) : null,

@@ -41,6 +41,7 @@ export function bulkTransition(
           {
             to: body.to,
             reason: body.reason ?? null,
+            reasonCode: body.reasonCode ?? null,
             preconditions: [],
             decision: decisionOf(body),
             via: "bulk",

@@ -1,5 +1,5 @@
 import { UNKNOWN_CLIENT } from "@platform/server";
-import type { Actor, DecisionInput, Origin, TransitionEffects } from "../model.ts";
+import type { Actor, ConditionInput, DecisionInput, Origin, TransitionEffects } from "../model.ts";
 
 /**
  * Several features' effects as one, prepared and settled in the order given, so the wiring
@@ -30,3 +30,15 @@ export const decisionOf = (body: DecisionInput): DecisionInput => ({
   conditions: body.conditions,
   waitlistPosition: body.waitlistPosition,
 });
+
+/** A decision's conditions as text and optional due date, blanks dropped (either input form). */
+export const normalizeConditions = (
+  conditions: readonly ConditionInput[] | undefined,
+): { description: string; dueAt?: string }[] =>
+  (conditions ?? [])
+    .map((c) =>
+      typeof c === "string"
+        ? { description: c.trim() }
+        : { ...c, description: c.description.trim() },
+    )
+    .filter((c) => c.description.length > 0);

@@ -20,7 +20,10 @@ const SYSTEM_OR_ADMIN: readonly Mover[] = ["system", "admin"];
  * that is not final. Decisions (offers, waitlist, rejection, enrolment) are admins' (issue 7);
  * reviewers start the review and recommend. A conditional offer is answered like an offer:
  * accepted (its conditions still to be met: accepted → enrolled | conditions_not_met),
- * declined or left to expire; staff may also settle its conditions before an answer.
+ * declined or left to expire; staff may also settle its conditions before an answer. Once every
+ * condition is met or waived (modules/conditions) the offer is unconditional without a move
+ * (`offer.conditions` empties; the status stays); a condition still pending at its due date
+ * moves the application to conditions_not_met (the system, from the background pass).
  */
 export const TRANSITIONS: Readonly<
   Record<ApplicationStatus, Partial<Record<ApplicationStatus, readonly Mover[]>>>
@@ -46,10 +49,10 @@ export const TRANSITIONS: Readonly<
     declined: OWNER,
     offer_expired: SYSTEM_OR_ADMIN,
     enrolled: ADMIN,
-    conditions_not_met: ADMIN,
+    conditions_not_met: SYSTEM_OR_ADMIN,
     withdrawn: OWNER_OR_ADMIN,
   },
-  accepted: { enrolled: ADMIN, conditions_not_met: ADMIN, withdrawn: OWNER_OR_ADMIN },
+  accepted: { enrolled: ADMIN, conditions_not_met: SYSTEM_OR_ADMIN, withdrawn: OWNER_OR_ADMIN },
   rejected: {},
   declined: {},
   offer_expired: {},

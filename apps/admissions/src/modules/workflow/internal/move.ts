@@ -42,6 +42,7 @@ export async function moveApplication(
     before: current,
     to: request.to,
     reason: request.reason,
+    reasonCode: request.reasonCode ?? null,
     decision: request.decision ?? {},
     via: request.via ?? "transition",
     batchId: request.batchId ?? null,
@@ -57,7 +58,12 @@ export async function moveApplication(
     ...(request.to === "submitted" ? { submitted_at: at } : {}),
   })} WHERE id = ${id} AND version = ${current.version}`;
   if (changed.count !== 1) throw lostRace();
-  await recordTransition(tx, id, from, request.to, { ...origin, reason: request.reason, at });
+  await recordTransition(tx, id, from, request.to, {
+    ...origin,
+    reason: request.reason,
+    reasonCode: move.reasonCode,
+    at,
+  });
   await moveCount(
     tx,
     { programId: current.program.id, intakeId: current.intake.id },

@@ -1,0 +1,48 @@
+import { t } from "elysia";
+import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+
+export const DEFERRAL_STATUSES = ["requested", "approved", "refused"] as const;
+
+const IntakeRef = t.Object({ id: Id, term: t.String() });
+
+export const Deferral = t.Object({
+  id: Id,
+  applicationId: Id,
+  fromIntake: IntakeRef,
+  toIntake: IntakeRef,
+  status: enumOf(DEFERRAL_STATUSES, {
+    description: "requested: waiting for staff; approved: the place moved; refused",
+  }),
+  reason: t.Nullable(t.String()),
+  requestedAt: Timestamp,
+  decidedAt: t.Nullable(Timestamp),
+  decisionNote: t.Nullable(t.String()),
+});
+export type Deferral = typeof Deferral.static;
+
+export const DeferralList = t.Object({
+  results: t.Array(Deferral, { description: "Oldest first" }),
+});
+
+export const DeferralCreate = t.Object(
+  {
+    toIntakeId: t.String({
+      maxLength: 64,
+      description: "A later intake of the same program (its deadline after the current one's)",
+    }),
+    reason: t.Optional(t.String({ maxLength: 2_000 })),
+  },
+  { examples: [{ toIntakeId: "0198f2c4-…", reason: "Gap year: military service" }] },
+);
+export type DeferralCreate = typeof DeferralCreate.static;
+
+export const DeferralDecision = t.Optional(
+  t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }),
+);
+export type DeferralDecision = typeof DeferralDecision.static;
+
+export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
+export const DeferralParams = t.Object({
+  id: t.String({ maxLength: 64 }),
+  deferralId: t.String({ maxLength: 64 }),
+});
