@@ -17,6 +17,8 @@ import { sh } from "./process.ts";
 import { ensure, missingOf, NEEDS } from "./setup.ts";
 
 const root = join(import.meta.dir, "..");
+/** Longest any one step may take (the compose stack, built from nothing, is the longest). */
+const STEP_TIMEOUT_MS = 15 * 60_000;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -30,7 +32,13 @@ async function run(
   opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
 ) {
   console.log(`\n━━ ${label}: ${cmd.join(" ")}`);
-  const ran = await sh(cmd, { cwd: opts.cwd ?? root, env: opts.env ?? process.env, echo: true });
+  // No step may hang the check: a stuck test run is killed and counted as failed.
+  const ran = await sh(cmd, {
+    cwd: opts.cwd ?? root,
+    env: opts.env ?? process.env,
+    echo: true,
+    timeoutMs: STEP_TIMEOUT_MS,
+  });
   return { code: ran.code, output: ran.stdout + ran.stderr };
 }
 

@@ -5,13 +5,20 @@ export type Ran = { code: number; stdout: string; stderr: string };
 /** Runs a command to completion, its output captured (and echoed when `echo`). */
 export async function sh(
   cmd: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; echo?: boolean } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    echo?: boolean;
+    /** Killed (SIGKILL) past this; its exit code is then non-zero and a line says why. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<Ran> {
   const proc = Bun.spawn(cmd, {
     env: opts.env ?? process.env,
     cwd: opts.cwd,
     stdout: "pipe",
     stderr: "pipe",
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
   });
   const collect = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
     let text = "";
@@ -23,11 +30,20 @@ export async function sh(
     }
     return text;
   };
-  const [stdout, stderr] = await Promise.all([
+  const streams = Promise.all([
     collect(proc.stdout, process.stdout),
     collect(proc.stderr, process.stderr),
   ]);
-  return { code: await proc.exited, stdout, stderr };
+  const code = await proc.exited;
+  // A killed command's own children may still hold its pipes open: give them a moment, no more.
+  const grace = Bun.sleep(5_000).then(() => ["", ""] as const);
+  const [stdout, stderr] = await Promise.race([streams, grace]);
+  if (proc.signalCode === "SIGKILL" && opts.timeoutMs) {
+    const line = `\n!! ${cmd.join(" ")} did not finish within ${opts.timeoutMs / 1000} s: killed\n`;
+    process.stderr.write(line);
+    return { code: code || 137, stdout, stderr: stderr + line };
+  }
+  return { code, stdout, stderr };
 }
 
 /** Like `sh`, but a non-zero exit is an error carrying the command's own words. */
