@@ -40,7 +40,7 @@ export default function ProfilePage() {
         id={`profile-${name}`}
         label={t(`profile.${name}`)}
         value={form[name]}
-        error={errorFor(problem, name)}
+        error={errorFor(problem, name, () => t("profile.badFormat"))}
         onInput={(e) => setForm({ ...form, [name]: inputValue(e) })}
         data-testid={`profile-${name}`}
         {...extra}

@@ -73,7 +73,11 @@ export const FIELD_PATHS: Record<keyof ProfileForm, string> = {
 };
 
 /** The 422's messages for one field, joined (a field may break more than one rule). */
-export function errorFor(problem: Problem | null, field: keyof ProfileForm): string | undefined {
+export function errorFor(
+  problem: Problem | null,
+  field: keyof ProfileForm,
+  badFormat: () => string,
+): string | undefined {
   const path = FIELD_PATHS[field];
   const messages = (problem?.errors ?? [])
     .filter((e) => {
@@ -81,5 +85,8 @@ export function errorFor(problem: Problem | null, field: keyof ProfileForm): str
       return p === `/${path}` || p.startsWith(`/${path}/`);
     })
     .map((e) => e.message);
-  return messages.length ? [...new Set(messages)].join(" ") : undefined;
+  if (!messages.length) return undefined;
+  // The schema's own words name a regular expression ("Expected string to match '^\\+…'"):
+  // the page says it in the visitor's language instead, and the field's hint shows the form.
+  return [...new Set(messages.map((m) => (m.startsWith("Expected") ? badFormat() : m)))].join(" ");
 }
