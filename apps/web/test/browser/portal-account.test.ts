@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
-import { admissionsBackend } from "./admissions.ts";
+import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
 import {
   axeViolations,
   hasChromium,
@@ -33,10 +33,11 @@ describe.skipIf(!hasChromium)(
     let browser: Awaited<ReturnType<typeof launch>> | undefined;
     let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
     let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
+    let admin: AdminApi | undefined;
     const errors: string[] = [];
     const ctx = () => {
-      if (!stack || !browser) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context };
+      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
+      return { base: stack.base, context: browser.context, mailbox, admin };
     };
     const open = async () => {
       const page = await ctx().context.newPage();
@@ -84,8 +85,12 @@ describe.skipIf(!hasChromium)(
       const made = backend;
       stack = await startStack({
         apps: ["admissions"],
-        before: (base) => ({ admissions: made.env(base) }),
+        before: (base) => {
+          made.createAdmin(base);
+          return { admissions: made.env(base) };
+        },
       });
+      admin = await adminApi(stack.base);
       browser = await launch();
     }, 120_000);
 
@@ -208,6 +213,56 @@ describe.skipIf(!hasChromium)(
 
       const again = await apiLogin("/auth/login/", { email, password });
       expect(again.status).toBe(401);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+
+    test("data: with an application in progress, erasure waits; the applicant cancels it", async () => {
+      const { base, mailbox, admin } = ctx();
+      const { page, email, password } = await signIn("Hypatia");
+      // An application submitted through the API (a programme with no fee and no documents).
+      const program = await admin.call("POST", "/catalog/programs/", {
+        code: `E-${crypto.randomUUID().slice(0, 6).toUpperCase()}`,
+        name: "Erasure Waiting",
+        level: "master",
+        department: "School of Testing",
+        durationMonths: 12,
+        applicationFee: { amount: 0, currency: "EUR" },
+      });
+      const now = Date.now();
+      const intake = await admin.call("POST", `/catalog/programs/${program.id}/intakes/`, {
+        term: "Spring 2032",
+        opensAt: new Date(now - 86_400_000).toISOString(),
+        deadline: new Date(now + 30 * 86_400_000).toISOString(),
+        capacity: 5,
+      });
+      const link = new URL(await mailbox.link(email, "email_verification"));
+      const token = link.searchParams.get("token");
+      expect((await apiLogin("/account/email-verification/confirm/", { token })).status).toBe(204);
+      const login = await apiLogin("/auth/login/", { email, password });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const bearer = { authorization: `Bearer ${accessToken}` };
+      const created = await apiLogin("/applications/", { intakeId: intake.id }, bearer);
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      expect((await apiLogin(`/applications/${id}/submit/`, {}, bearer)).status).toBe(200);
+
+      await page.goto(`${base}/account/data`);
+      await tabTo(page, byTestId("erasure-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-confirm-note"));
+      await page.keyboard.press("Enter");
+      await page.waitForSelector('[data-testid="data-request"][data-status="pending"]');
+      expect(await page.$(byTestId("erasure-password"))).toBeNull();
+      await check(page, "data-erasure-pending");
+
+      await activate(page, byTestId("cancel-request"));
+      await page.waitForSelector('[data-testid="data-request"][data-status="cancelled"]');
+      await page.waitForSelector(byTestId("erasure-password"));
+      await check(page, "data-erasure-cancelled");
+      // Still an account: it signs in.
+      expect((await apiLogin("/auth/login/", { email, password })).status).toBe(200);
       expect(errors).toEqual([]);
       await page.close();
     }, 90_000);
