@@ -18,7 +18,7 @@ const PAGES: Record<PortalPageName, () => Promise<{ default: ComponentType }>> =
   account: () => import("./applicant/account/AccountPage.tsx"),
   profile: () => import("./applicant/profile/ProfilePage.tsx"),
   security: () => import("./applicant/security/SecurityPage.tsx"),
-  data: () => import("./applicant/data/DataPage.tsx"),
+  data: () => import("./applicant/data-rights/DataPage.tsx"),
   forgotPassword: () => import("./applicant/forgot-password/ForgotPasswordPage.tsx"),
   resetPassword: () => import("./applicant/reset-password/ResetPasswordPage.tsx"),
   verifyEmail: () => import("./applicant/verify-email/VerifyEmailPage.tsx"),
