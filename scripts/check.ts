@@ -148,7 +148,7 @@ for (const path of workspaces.filter(hasTests)) {
 /**
  * Workspaces whose tests use no database or shared store: once is enough (the site's stack, and
  * the client's, run on memory stores and SQLite whatever the environment says; the portal's
- * browser file, which does use admissions' database, runs again below).
+ * browser files, which do use admissions' database, run again below).
  */
 const BACKEND_FREE = new Set(["apps/web", "packages/client"]);
 
@@ -163,6 +163,7 @@ if (bothBackends) {
     "bun",
     "test",
     "test/browser/portal.test.ts",
+    "test/browser/portal-account.test.ts",
   ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;

@@ -200,8 +200,11 @@ describe.skipIf(!hasChromium)(
       await check(page, "application-offer");
       await activate(page, byTestId("accept-offer"));
       await page.waitForSelector('[data-testid="application-status"][data-status="accepted"]');
-      const timeline = await page.locator(`${byTestId("timeline")} li`).allTextContents();
-      expect(timeline.length).toBe(5); // created, submitted, under review, offered, accepted
+      // The status shows before the timeline is read again: wait for its fifth entry (created,
+      // submitted, under review, offered, accepted) rather than race it.
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="timeline"] li').length === 5,
+      );
       await check(page, "application-accepted");
 
       // The receipt, from the payments table.

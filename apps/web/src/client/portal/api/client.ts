@@ -32,7 +32,8 @@ const offline = (): ApiError => ({
   },
 });
 
-async function csrf(): Promise<string | null> {
+/** The CSRF token (read once if not yet known), for a request made outside call(): a download. */
+export async function csrf(): Promise<string | null> {
   if (csrfToken) return csrfToken;
   const res = await fetch(`${API}/auth/csrf/`).catch(() => null);
   if (!res?.ok) return null;

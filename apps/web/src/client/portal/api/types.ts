@@ -20,14 +20,22 @@ export type {
   Program,
   ProgramDetail,
 } from "../../../../../admissions/src/modules/catalog/model.ts";
+export type { DataRequest } from "../../../../../admissions/src/modules/data-rights/model.ts";
 export type { Checklist, Document } from "../../../../../admissions/src/modules/documents/model.ts";
 export type {
   FeeSummary,
   Payment,
   Receipt,
 } from "../../../../../admissions/src/modules/payments/model.ts";
+export type {
+  Profile,
+  ProfileChange,
+} from "../../../../../admissions/src/modules/profile/model.ts";
 export type { Session } from "../../../../../admissions/src/modules/sessions/model.ts";
-export type { User } from "../../../../../admissions/src/modules/users/model.ts";
+export type {
+  PersonalDetails,
+  User,
+} from "../../../../../admissions/src/modules/users/model.ts";
 export type {
   Application,
   ApplicationStatus,

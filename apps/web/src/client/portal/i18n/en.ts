@@ -3,7 +3,10 @@
  * every key (fr.ts is typed against this one, so a missing key fails `tsc`). `{name}` is filled
  * by translate(). Keys with a dot-suffix from the API (`status.draft`) cover every value it sends.
  */
+import { accountEn } from "./account.en.ts";
+
 export const en = {
+  ...accountEn,
   "page.programs.title": "Programmes",
   "page.programs.description": "Find a programme and apply.",
   "page.program.title": "Programme",

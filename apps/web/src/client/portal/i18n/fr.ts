@@ -1,7 +1,9 @@
+import { accountFr } from "./account.fr.ts";
 import type { MessageKey } from "./en.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
 export const fr: Record<MessageKey, string> = {
+  ...accountFr,
   "page.programs.title": "Formations",
   "page.programs.description": "Trouvez une formation et déposez votre candidature.",
   "page.program.title": "Formation",

@@ -9,7 +9,7 @@ type FieldProps = {
   value: string;
   onInput: (event: Event) => void;
   "data-testid"?: string;
-  type?: "text" | "email" | "password";
+  type?: "text" | "email" | "password" | "tel";
   autocomplete?: string;
   required?: boolean;
   maxLength?: number;

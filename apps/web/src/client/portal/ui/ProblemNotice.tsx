@@ -22,6 +22,10 @@ const KNOWN: Record<string, MessageKey> = {
   OFFER_EXPIRED: "problem.OFFER_EXPIRED",
   UNAUTHORIZED: "problem.UNAUTHORIZED",
   VALIDATION_FAILED: "problem.VALIDATION_FAILED",
+  CONFIRMATION_FAILED: "problem.CONFIRMATION_FAILED",
+  ERASURE_ALREADY_REQUESTED: "problem.ERASURE_ALREADY_REQUESTED",
+  DATA_REQUEST_NOT_PENDING: "problem.DATA_REQUEST_NOT_PENDING",
+  VERSION_CONFLICT: "problem.VERSION_CONFLICT",
 };
 
 /** The message for a problem, in the page's language when the portal knows its code. */

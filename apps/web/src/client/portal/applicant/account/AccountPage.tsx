@@ -1,6 +1,7 @@
 import { t } from "../../i18n/use.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { useSession } from "../../ui/session.ts";
+import { AccountLinks } from "./AccountLinks.tsx";
 import { EmailChangeForm } from "./EmailChangeForm.tsx";
 import { PasswordForm } from "./PasswordForm.tsx";
 import { Sessions } from "./Sessions.tsx";
@@ -13,6 +14,7 @@ export default function AccountPage() {
     <Layout session={session}>
       {session.status === "signed-in" && (
         <>
+          <AccountLinks />
           {registered && (
             <p role="status" class="panel" data-testid="registered">
               {t("account.welcome", { name: session.user.fullName })}

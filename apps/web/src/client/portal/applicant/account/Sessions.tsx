@@ -35,15 +35,20 @@ export function Sessions() {
         </thead>
         <tbody>
           {sessions.map((s) => (
-            <tr key={s.id}>
+            <tr key={s.id} data-testid="session" data-current={String(s.current)}>
               <td>
                 {s.device ?? t("account.unknownDevice")}
-                {s.current && ` (${t("account.thisDevice")})`}
+                {s.current && <strong> ({t("account.thisDevice")})</strong>}
               </td>
               <td>{formatDate(s.createdAt)}</td>
               <td>{formatDate(s.lastUsedAt)}</td>
               <td>
-                <button type="button" class="secondary" onClick={() => end(s)}>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => end(s)}
+                  data-testid={s.current ? "end-this-session" : "end-session"}
+                >
                   {s.current ? t("nav.logout") : t("account.endSession")}
                 </button>
               </td>

@@ -1,0 +1,270 @@
+/**
+ * The applicant's account pages in Chromium, through the real gateway to the real admissions
+ * app (SQLite, or PostgreSQL + Redis with TEST_DATABASE_URL / TEST_REDIS_URL, as portal.test.ts):
+ * the profile (a 422 shown by its field, then saved, then in the history), the security page
+ * (this sign-in marked, another one ended), the data page (the ZIP downloaded, erasure asked
+ * for, after which the account cannot sign in). Keyboard only; axe-core on every state; no CSP
+ * refusal or script error; screenshots at both widths.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
+import {
+  axeViolations,
+  hasChromium,
+  launch,
+  type Page,
+  SCREENSHOT_DIR,
+  screenshots,
+} from "./chromium.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { startMailbox } from "./mailbox.ts";
+import { type Stack, startStack } from "./stack.ts";
+
+const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+
+/** Chromium reports every non-2xx fetch as a console error: the expected ones are these. */
+const EXPECTED = /status of (401|403|422)/;
+
+describe.skipIf(!hasChromium)(
+  hasChromium ? "the applicant's account pages in Chromium" : `account pages (${NO_CHROMIUM})`,
+  () => {
+    let stack: Stack | undefined;
+    let browser: Awaited<ReturnType<typeof launch>> | undefined;
+    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
+    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
+    let admin: AdminApi | undefined;
+    const errors: string[] = [];
+    const ctx = () => {
+      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
+      return { base: stack.base, context: browser.context, mailbox, admin };
+    };
+    const open = async () => {
+      const page = await ctx().context.newPage();
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !EXPECTED.test(message.text()))
+          errors.push(`console: ${message.text()}`);
+      });
+      return page;
+    };
+    const check = async (page: Page, name: string) => {
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshots(page, `portal-${name}`);
+    };
+    /** An applicant made through the API, then signed in from the login page by keyboard. */
+    const signIn = async (name: string) => {
+      const { base, context } = ctx();
+      const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      const password = `${name}-password-1`;
+      const res = await apiLogin("/auth/register/", { email, password, fullName: name });
+      expect(res.status).toBe(201);
+      await context.clearCookies();
+      const page = await open();
+      await page.goto(`${base}/portal/login`);
+      await tabTo(page, byTestId("login-email"));
+      await page.keyboard.type(email);
+      await tabTo(page, byTestId("login-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${base}/portal/applications/`);
+      return { page, email, password };
+    };
+    const apiLogin = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${ctx().base}/api/v1${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+
+    beforeAll(async () => {
+      if (!hasChromium) return;
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      mailbox = await startMailbox();
+      backend = await admissionsBackend(mailbox.url);
+      const made = backend;
+      stack = await startStack({
+        apps: ["admissions"],
+        before: (base) => {
+          made.createAdmin(base);
+          return { admissions: made.env(base) };
+        },
+      });
+      admin = await adminApi(stack.base);
+      browser = await launch();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.stop();
+      await mailbox?.close();
+      await backend?.cleanup();
+    });
+
+    test("profile: a wrong phone number is shown by its field, then the profile is saved and in the history", async () => {
+      const { base } = ctx();
+      const { page } = await signIn("Mary");
+      // From the portal's navigation to the account, then its profile page, by keyboard.
+      await activate(page, '.portal-nav a[href="/portal/account"]');
+      await page.waitForURL(`${base}/portal/account`);
+      await activate(page, byTestId("account-link-profile"));
+      await page.waitForURL(`${base}/account/profile`);
+      await page.waitForSelector(byTestId("profile-form"));
+      await check(page, "profile");
+
+      await tabTo(page, byTestId("profile-legalName"));
+      await page.keyboard.type("Mary Somerville");
+      await tabTo(page, byTestId("profile-dateOfBirth"));
+      await page.keyboard.type("2001-05-20");
+      await tabTo(page, byTestId("profile-phone"));
+      await page.keyboard.type("12345");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector("#profile-phone-error");
+      expect(await page.getAttribute(byTestId("profile-phone"), "aria-invalid")).toBe("true");
+      expect(await page.getAttribute(byTestId("profile-phone"), "aria-describedby")).toContain(
+        "profile-phone-error",
+      );
+      await check(page, "profile-invalid");
+
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type("+44 20 7123 4567");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("profile-saved"));
+      expect(await page.$("#profile-phone-error")).toBeNull();
+      expect(await page.inputValue(byTestId("profile-phone"))).toBe("+442071234567");
+      await page.waitForSelector(`${byTestId("profile-history")} li`);
+      const history = await page.textContent(byTestId("profile-history"));
+      expect(history).toContain("Legal name");
+      expect(history).toContain("Phone");
+      await check(page, "profile-saved");
+
+      // Read back after a reload: the API kept it.
+      await page.reload();
+      await page.waitForSelector(byTestId("profile-form"));
+      expect(await page.inputValue(byTestId("profile-legalName"))).toBe("Mary Somerville");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+
+    test("security: this sign-in is marked; another one is ended from the keyboard", async () => {
+      const { base } = ctx();
+      const { page, email, password } = await signIn("Emmy");
+      // A second sign-in, from "another device": the API with a bearer token.
+      const other = await apiLogin("/auth/login/", { email, password });
+      expect(other.status).toBe(200);
+      const { accessToken } = (await other.json()) as { accessToken: string };
+      const me = () =>
+        fetch(`${base}/api/v1/auth/me/`, { headers: { authorization: `Bearer ${accessToken}` } });
+      expect((await me()).status).toBe(200);
+
+      await page.goto(`${base}/account/security`);
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="session"]').length === 2,
+      );
+      expect(await page.$$('[data-testid="session"][data-current="true"]')).toHaveLength(1);
+      await check(page, "security");
+
+      await activate(page, byTestId("end-session"));
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="session"]').length === 1,
+      );
+      expect(await page.$$('[data-testid="session"][data-current="true"]')).toHaveLength(1);
+      expect((await me()).status).toBe(401);
+      await check(page, "security-one-session");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+
+    test("data: the download is a ZIP; erasure asks twice, then the account cannot sign in", async () => {
+      const { base } = ctx();
+      const { page, email, password } = await signIn("Sophie");
+      await page.goto(`${base}/account/data`);
+      await page.waitForSelector(byTestId("export"));
+      await check(page, "data");
+
+      const downloading = page.waitForEvent("download");
+      await activate(page, byTestId("export"));
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/\.zip$/);
+      expect(download.url().startsWith("blob:")).toBe(true);
+      const bytes = readFileSync(await download.path());
+      expect(bytes.subarray(0, 2).toString("latin1")).toBe("PK");
+      await page.waitForSelector(byTestId("export-done"));
+      await page.waitForSelector('[data-testid="data-request"][data-kind="export"]');
+      await check(page, "data-exported");
+
+      // A wrong password first: refused in words, nothing erased.
+      await tabTo(page, byTestId("erasure-password"));
+      await page.keyboard.type("not-my-password");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-confirm-note"));
+      await check(page, "data-erasure-confirm");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-problem"));
+      expect(await page.textContent(byTestId("erasure-problem"))).toContain("not right");
+
+      await tabTo(page, byTestId("erasure-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-confirm-note"));
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-done"));
+      await check(page, "data-erased");
+
+      const again = await apiLogin("/auth/login/", { email, password });
+      expect(again.status).toBe(401);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+
+    test("data: with an application in progress, erasure waits; the applicant cancels it", async () => {
+      const { base, mailbox, admin } = ctx();
+      const { page, email, password } = await signIn("Hypatia");
+      // An application submitted through the API (a programme with no fee and no documents).
+      const program = await admin.call("POST", "/catalog/programs/", {
+        code: `E-${crypto.randomUUID().slice(0, 6).toUpperCase()}`,
+        name: "Erasure Waiting",
+        level: "master",
+        department: "School of Testing",
+        durationMonths: 12,
+        applicationFee: { amount: 0, currency: "EUR" },
+      });
+      const now = Date.now();
+      const intake = await admin.call("POST", `/catalog/programs/${program.id}/intakes/`, {
+        term: "Spring 2032",
+        opensAt: new Date(now - 86_400_000).toISOString(),
+        deadline: new Date(now + 30 * 86_400_000).toISOString(),
+        capacity: 5,
+      });
+      const link = new URL(await mailbox.link(email, "email_verification"));
+      const token = link.searchParams.get("token");
+      expect((await apiLogin("/account/email-verification/confirm/", { token })).status).toBe(204);
+      const login = await apiLogin("/auth/login/", { email, password });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const bearer = { authorization: `Bearer ${accessToken}` };
+      const created = await apiLogin("/applications/", { intakeId: intake.id }, bearer);
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      expect((await apiLogin(`/applications/${id}/submit/`, {}, bearer)).status).toBe(200);
+
+      await page.goto(`${base}/account/data`);
+      await tabTo(page, byTestId("erasure-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("erasure-confirm-note"));
+      await page.keyboard.press("Enter");
+      await page.waitForSelector('[data-testid="data-request"][data-status="pending"]');
+      expect(await page.$(byTestId("erasure-password"))).toBeNull();
+      await check(page, "data-erasure-pending");
+
+      await activate(page, byTestId("cancel-request"));
+      await page.waitForSelector('[data-testid="data-request"][data-status="cancelled"]');
+      await page.waitForSelector(byTestId("erasure-password"));
+      await check(page, "data-erasure-cancelled");
+      // Still an account: it signs in.
+      expect((await apiLogin("/auth/login/", { email, password })).status).toBe(200);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+  },
+);
