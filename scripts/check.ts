@@ -155,6 +155,7 @@ if (bothBackends) {
     "bun",
     "test",
     "test/browser/portal.test.ts",
+    "test/browser/portal-staff.test.ts",
   ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;

@@ -3,6 +3,8 @@
  * every key (fr.ts is typed against this one, so a missing key fails `tsc`). `{name}` is filled
  * by translate(). Keys with a dot-suffix from the API (`status.draft`) cover every value it sends.
  */
+import { staffEn } from "./staff.en.ts";
+
 export const en = {
   "page.programs.title": "Programmes",
   "page.programs.description": "Find a programme and apply.",
@@ -245,6 +247,7 @@ export const en = {
   "problem.OFFER_EXPIRED": "The time to answer this offer has passed.",
   "problem.UNAUTHORIZED": "Your session has ended. Sign in again.",
   "problem.VALIDATION_FAILED": "Some fields need correcting.",
+  ...staffEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

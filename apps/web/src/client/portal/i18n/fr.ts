@@ -1,4 +1,5 @@
 import type { MessageKey } from "./en.ts";
+import { staffFr } from "./staff.fr.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
 export const fr: Record<MessageKey, string> = {
@@ -251,4 +252,5 @@ export const fr: Record<MessageKey, string> = {
   "problem.OFFER_EXPIRED": "Le délai pour répondre à cette offre est passé.",
   "problem.UNAUTHORIZED": "Votre session a pris fin. Connectez-vous à nouveau.",
   "problem.VALIDATION_FAILED": "Certains champs sont à corriger.",
+  ...staffFr,
 };

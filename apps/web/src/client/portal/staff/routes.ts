@@ -1,0 +1,14 @@
+/**
+ * The admissions office's pages (reviewers and admins), beside the applicant's. Merged into the
+ * portal's one route table (../routes.ts), so the server renders their shells like any other.
+ */
+export const STAFF_ROUTES = {
+  staffLogin: "/portal/staff/login",
+  staffQueue: "/portal/staff/",
+  staffApplication: "/portal/staff/applications/:id",
+} as const;
+
+export type StaffPageName = keyof typeof STAFF_ROUTES;
+
+/** Pages that preview applicants' documents: their CSP also allows blob: images and frames. */
+export const PREVIEW_PAGES: readonly string[] = ["staffApplication"];

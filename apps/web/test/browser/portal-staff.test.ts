@@ -1,0 +1,180 @@
+/**
+ * The staff half of the portal in Chromium, through the real gateway to the real admissions app
+ * (SQLite, or PostgreSQL + Redis with TEST_DATABASE_URL / TEST_REDIS_URL). The applicant's part
+ * is set up through the API (staff-setup.ts); a reviewer then scores the application and an
+ * admin decides it, both keyboard only (Tab, Enter, typing). Every page is checked with axe-core
+ * and for CSP refusals or script errors, and screenshotted at desktop and phone width.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { ADMIN, type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
+import {
+  axeViolations,
+  hasChromium,
+  launch,
+  type Page,
+  SCREENSHOT_DIR,
+  screenshots,
+} from "./chromium.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { startMailbox } from "./mailbox.ts";
+import { type Stack, startStack } from "./stack.ts";
+import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
+
+const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+if (!hasChromium) console.warn(`portal staff browser tests ${NO_CHROMIUM}`);
+
+/** Chromium reports every non-2xx fetch as a console error: expected are signed-out 401 and the off-scale 422. */
+const EXPECTED = /status of (401|422)/;
+
+describe.skipIf(!hasChromium)(
+  hasChromium ? "the staff portal in Chromium" : `the staff portal (${NO_CHROMIUM})`,
+  () => {
+    let stack: Stack | undefined;
+    let browser: Awaited<ReturnType<typeof launch>> | undefined;
+    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
+    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
+    let admin: AdminApi | undefined;
+    const errors: string[] = [];
+    const ctx = () => {
+      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
+      return { base: stack.base, context: browser.context, mailbox, admin };
+    };
+    const open = async () => {
+      const page = await ctx().context.newPage();
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !EXPECTED.test(message.text()))
+          errors.push(`console: ${message.text()}`);
+      });
+      return page;
+    };
+    const check = async (page: Page, name: string) => {
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshots(page, `portal-staff-${name}`);
+    };
+    /** Keyboard only: the staff sign-in, then the queue. */
+    const signIn = async (page: Page, email: string, password: string) => {
+      const { base } = ctx();
+      await page.goto(`${base}/portal/staff/`);
+      await page.waitForURL(`${base}/portal/staff/login?next=%2Fportal%2Fstaff%2F`);
+      await page.waitForSelector(byTestId("login-email"));
+      await tabTo(page, byTestId("login-email"));
+      await page.keyboard.type(email);
+      await tabTo(page, byTestId("login-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${base}/portal/staff/`);
+      await page.waitForSelector(byTestId("staff-queue"));
+    };
+
+    beforeAll(async () => {
+      if (!hasChromium) return;
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      mailbox = await startMailbox();
+      const smtp = mailbox.url;
+      backend = await admissionsBackend(smtp);
+      const made = backend;
+      stack = await startStack({
+        apps: ["admissions"],
+        before: (base) => {
+          made.createAdmin(base);
+          return { admissions: made.env(base) };
+        },
+      });
+      admin = await adminApi(stack.base);
+      browser = await launch();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.stop();
+      await mailbox?.close();
+      await backend?.cleanup();
+    });
+
+    test("a reviewer scores an application, then an admin decides it with the seats in view — keyboard only", async () => {
+      const { base, context, admin, mailbox } = ctx();
+      const { applicationId, reviewerEmail } = await reviewReadyApplication(base, admin, mailbox);
+      await context.clearCookies();
+      const page = await open();
+
+      // The reviewer: sign-in, the queue (their one assignment), the application.
+      await page.goto(`${base}/portal/staff/login`);
+      await page.waitForSelector(byTestId("login-email"));
+      await check(page, "login");
+      await signIn(page, reviewerEmail, REVIEWER.password);
+      expect(await page.locator(byTestId("queue-item")).count()).toBe(1);
+      expect(await page.textContent(byTestId("staff-queue"))).toContain("Alan Applicant");
+      await check(page, "queue-reviewer");
+      await activate(page, `${byTestId("queue-item")} a`);
+      await page.waitForURL(`${base}/portal/staff/applications/${applicationId}`);
+
+      // The documents, previewed inline from blob: URLs: the PDF in a frame, the PNG as an image.
+      await page.waitForSelector(
+        `${byTestId("document")}[data-media-type="application/pdf"] iframe`,
+      );
+      await page.waitForSelector(`${byTestId("document")}[data-media-type="image/png"] img`);
+      const sources = await page
+        .locator(byTestId("document-preview"))
+        .evaluateAll((els) => els.map((el) => el.getAttribute("src") ?? ""));
+      expect(sources.length).toBe(2);
+      for (const src of sources) expect(src.startsWith("blob:")).toBe(true);
+      expect(
+        await page.$eval(
+          `${byTestId("document")} img`,
+          (img) => (img as HTMLImageElement).naturalWidth,
+        ),
+      ).toBe(1);
+      // No decision form for a reviewer.
+      expect(await page.locator(byTestId("decision")).count()).toBe(0);
+      await page.waitForSelector(byTestId("score-form"));
+      await check(page, "application-reviewer");
+
+      // Scoring: an off-scale score is refused beside its field, then corrected.
+      await tabTo(page, byTestId("score-academic_record"));
+      await page.keyboard.type("9");
+      await tabTo(page, byTestId("score-statement"));
+      await page.keyboard.type("5");
+      await tabTo(page, byTestId("review-comment"));
+      await page.keyboard.type("A clear, well-argued statement.");
+      await activate(page, byTestId("save-review"));
+      await page.waitForSelector(byTestId("review-problem"));
+      await page.focus(byTestId("score-academic_record"));
+      await page.keyboard.press("Backspace");
+      await page.keyboard.type("4");
+      await activate(page, byTestId("save-review"));
+      await page.waitForSelector(byTestId("review-saved"));
+      // Σ score × weight / Σ weight = (4×3 + 5×1) / 4 = 4.25
+      expect(await page.textContent(byTestId("review-saved"))).toContain("4.25");
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="review"]').length === 1,
+      );
+      await check(page, "application-scored");
+      await activate(page, byTestId("logout"));
+      await page.waitForURL(`${base}/portal/staff/login`);
+
+      // The admin: every application awaiting a decision, this one with its review.
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await check(page, "queue-admin");
+      await activate(page, `${byTestId("queue-item")} a[href$="${applicationId}"]`);
+      await page.waitForSelector('[data-testid="seats"][data-available="10"]');
+      expect(await page.textContent(byTestId("reviews"))).toContain("4.25");
+      await check(page, "application-admin");
+      // An offer (the first choice, already selected), with a reason.
+      expect(await page.isChecked(byTestId("decision-offer"))).toBe(true);
+      await tabTo(page, byTestId("decision-reason"));
+      await page.keyboard.type("Strong scores from the review.");
+      await activate(page, byTestId("decide"));
+      await page.waitForSelector(byTestId("decided"));
+      await page.waitForSelector('[data-testid="seats"][data-available="9"][data-held="1"]');
+      await page.waitForSelector('[data-testid="application-status"][data-status="offered"]');
+      await page.waitForSelector(byTestId("decision-closed"));
+      await check(page, "application-decided");
+      const after = await admin.call<{ status: string }>("GET", `/applications/${applicationId}/`);
+      expect(after.status).toBe("offered");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 180_000);
+  },
+);
