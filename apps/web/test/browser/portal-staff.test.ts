@@ -173,6 +173,28 @@ describe.skipIf(!hasChromium)(
       await check(page, "application-decided");
       const after = await admin.call<{ status: string }>("GET", `/applications/${applicationId}/`);
       expect(after.status).toBe("offered");
+
+      // The office's other pages: statistics (a chart), the CSV, the audit log, the outbox.
+      await activate(page, 'a[href="/portal/staff/stats"]');
+      await page.waitForSelector(byTestId("stats-chart"));
+      expect(await page.locator(`${byTestId("stats-chart")} rect`).count()).toBeGreaterThan(0);
+      await check(page, "stats");
+      const csv = await page.evaluate(
+        async (url) => {
+          const res = await fetch(url);
+          return { type: res.headers.get("content-type") ?? "", text: await res.text() };
+        },
+        (await page.getAttribute(byTestId("export-csv"), "href")) ?? "",
+      );
+      expect(csv.type).toContain("text/csv");
+      expect(csv.text).toContain(applicationId);
+      await activate(page, 'a[href="/portal/staff/audit"]');
+      await page.waitForSelector(byTestId("audit-entry"));
+      expect(await page.textContent(byTestId("audit-log"))).toContain("application.transition");
+      await check(page, "audit");
+      await activate(page, 'a[href="/portal/staff/outbox"]');
+      await page.waitForSelector(byTestId("outbox-email"));
+      await check(page, "outbox");
       expect(errors).toEqual([]);
       await page.close();
     }, 180_000);

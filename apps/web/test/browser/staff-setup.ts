@@ -5,13 +5,37 @@
  * then assigns the reviewer, which puts the application under review.
  */
 import type { AdminApi } from "./admissions.ts";
-import { pdf } from "./admissions.ts";
+
+/** A one-page PDF that says something, so the preview shows a page (offsets computed). */
+export function onePagePdf(): Uint8Array<ArrayBuffer> {
+  const text = "BT /F1 24 Tf 72 720 Td (Transcript: all grades A) Tj ET";
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer << /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}
 
 /** A 1×1 PNG (the API checks the signature). */
-export const png = () =>
-  Buffer.from(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-    "base64",
+export const png = (): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(
+    Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    ),
   );
 
 export const REVIEWER = { password: "a-long-reviewer-password" };
@@ -92,7 +116,7 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     { "if-match": `"${draft.version}"` },
   );
   for (const [type, name, media, bytes] of [
-    ["transcript", "transcript.pdf", "application/pdf", pdf()],
+    ["transcript", "transcript.pdf", "application/pdf", onePagePdf()],
     ["cv", "cv.png", "image/png", png()],
   ] as const) {
     const form = new FormData();

@@ -2,12 +2,16 @@ import { call, rememberCsrf } from "../api/client.ts";
 import type { Application, Document, LoginResult, PageOf } from "../api/types.ts";
 import type {
   ApplicationReviews,
+  AuditEntry,
   DecisionBody,
+  OutboxEmail,
   QueueItem,
   Review,
   ReviewBody,
   Seats,
+  Stats,
 } from "./types.ts";
+import { LIST_PAGE } from "./ui/usePaged.ts";
 
 /** Rows per page of the queue; the API pages with limit/offset, the page never loads it all. */
 export const QUEUE_PAGE = 20;
@@ -43,7 +47,18 @@ export const staffApi = {
   seats: (intakeId: string) => call<Seats>("GET", `/staff/intakes/${intakeId}/seats/`),
   decide: (id: string, body: DecisionBody) =>
     call<Application>("POST", `/applications/${id}/decision/`, { body }),
+  stats: () => call<Stats>("GET", "/staff/stats/"),
+  audit: (offset: number) =>
+    call<PageOf<AuditEntry>>("GET", `/staff/audit/?limit=${LIST_PAGE}&offset=${offset}`),
+  outbox: (offset: number) =>
+    call<PageOf<OutboxEmail>>("GET", `/staff/outbox/?limit=${LIST_PAGE}&offset=${offset}`),
 };
+
+/**
+ * The CSV of every application (admins): a plain link, so the browser downloads it with the
+ * session cookie (a GET; the API streams it and audits the export).
+ */
+export const EXPORT_URL = "/api/v1/staff/applications/export/";
 
 /**
  * A document's bytes as a blob: URL the page can show inline. The download route answers

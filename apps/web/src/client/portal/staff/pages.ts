@@ -6,4 +6,7 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffLogin: () => import("./login/StaffLoginPage.tsx"),
   staffQueue: () => import("./queue/StaffQueuePage.tsx"),
   staffApplication: () => import("./application/StaffApplicationPage.tsx"),
+  staffStats: () => import("./stats/StaffStatsPage.tsx"),
+  staffAudit: () => import("./audit/StaffAuditPage.tsx"),
+  staffOutbox: () => import("./outbox/StaffOutboxPage.tsx"),
 };

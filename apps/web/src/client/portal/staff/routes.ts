@@ -6,6 +6,9 @@ export const STAFF_ROUTES = {
   staffLogin: "/portal/staff/login",
   staffQueue: "/portal/staff/",
   staffApplication: "/portal/staff/applications/:id",
+  staffStats: "/portal/staff/stats",
+  staffAudit: "/portal/staff/audit",
+  staffOutbox: "/portal/staff/outbox",
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;

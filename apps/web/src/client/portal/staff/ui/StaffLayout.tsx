@@ -13,6 +13,13 @@ export function StaffLayout({
   children: ComponentChildren;
 }) {
   const here = location.pathname;
+  const link = (href: string, label: string) => (
+    <li>
+      <a href={href} aria-current={here === href ? "page" : undefined}>
+        {label}
+      </a>
+    </li>
+  );
   const signOut = async () => {
     await admissions.logout();
     location.assign(STAFF_LOGIN);
@@ -23,14 +30,14 @@ export function StaffLayout({
         <ul>
           {session.status === "signed-in" && (
             <>
-              <li>
-                <a
-                  href="/portal/staff/"
-                  aria-current={here === "/portal/staff/" ? "page" : undefined}
-                >
-                  {t("staff.nav.queue")}
-                </a>
-              </li>
+              {link("/portal/staff/", t("staff.nav.queue"))}
+              {session.user.role === "admin" && (
+                <>
+                  {link("/portal/staff/stats", t("staff.nav.stats"))}
+                  {link("/portal/staff/audit", t("staff.nav.audit"))}
+                  {link("/portal/staff/outbox", t("staff.nav.outbox"))}
+                </>
+              )}
               <li>
                 <span class="muted" data-testid="staff-role">
                   {t(session.user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}
