@@ -195,6 +195,26 @@ describe.skipIf(!hasChromium)(
       await activate(page, 'a[href="/portal/staff/outbox"]');
       await page.waitForSelector(byTestId("outbox-email"));
       await check(page, "outbox");
+
+      // Staff accounts: a new reviewer, from the keyboard; then the first reviewer turned off.
+      await activate(page, 'a[href="/portal/staff/users"]');
+      await page.waitForSelector(byTestId("staff-user"));
+      const before = await page.locator(byTestId("staff-user")).count();
+      await check(page, "users");
+      await tabTo(page, "#new-staff-name");
+      await page.keyboard.type("Nora Newcomer");
+      await tabTo(page, "#new-staff-email");
+      await page.keyboard.type(`nora-${crypto.randomUUID().slice(0, 8)}@portal-test.example`);
+      await tabTo(page, "#new-staff-password");
+      await page.keyboard.type("a-long-initial-password");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("staff-created"));
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="staff-user"]').length === n + 1,
+        before,
+      );
+      await activate(page, 'button[aria-label="Turn off Rita Reviewer\'s account"]');
+      await page.waitForSelector('[data-testid="staff-user"][data-active="false"]');
       expect(errors).toEqual([]);
       await page.close();
     }, 180_000);

@@ -1,5 +1,5 @@
 import { call, rememberCsrf } from "../api/client.ts";
-import type { Application, Document, LoginResult, PageOf } from "../api/types.ts";
+import type { Application, Document, LoginResult, PageOf, User } from "../api/types.ts";
 import type {
   ApplicationReviews,
   AuditEntry,
@@ -9,6 +9,7 @@ import type {
   Review,
   ReviewBody,
   Seats,
+  StaffCreate,
   Stats,
 } from "./types.ts";
 import { LIST_PAGE } from "./ui/usePaged.ts";
@@ -50,6 +51,11 @@ export const staffApi = {
   stats: () => call<Stats>("GET", "/staff/stats/"),
   audit: (offset: number) =>
     call<PageOf<AuditEntry>>("GET", `/staff/audit/?limit=${LIST_PAGE}&offset=${offset}`),
+  users: (offset: number) =>
+    call<PageOf<User>>("GET", `/staff/users/?limit=${LIST_PAGE}&offset=${offset}`),
+  createUser: (body: StaffCreate) => call<User>("POST", "/staff/users/", { body }),
+  setActive: (id: string, active: boolean) =>
+    call<User>("PATCH", `/staff/users/${id}/`, { body: { active } }),
   outbox: (offset: number) =>
     call<PageOf<OutboxEmail>>("GET", `/staff/outbox/?limit=${LIST_PAGE}&offset=${offset}`),
 };

@@ -9,4 +9,5 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffStats: () => import("./stats/StaffStatsPage.tsx"),
   staffAudit: () => import("./audit/StaffAuditPage.tsx"),
   staffOutbox: () => import("./outbox/StaffOutboxPage.tsx"),
+  staffUsers: () => import("./users/StaffUsersPage.tsx"),
 };

@@ -9,6 +9,7 @@ export const STAFF_ROUTES = {
   staffStats: "/portal/staff/stats",
   staffAudit: "/portal/staff/audit",
   staffOutbox: "/portal/staff/outbox",
+  staffUsers: "/portal/staff/users",
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;

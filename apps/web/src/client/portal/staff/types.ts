@@ -9,5 +9,5 @@ export type {
   Review,
   ReviewBody,
 } from "../../../../../admissions/src/modules/reviews/model.ts";
-export type { Stats } from "../../../../../admissions/src/modules/staff/model.ts";
+export type { StaffCreate, Stats } from "../../../../../admissions/src/modules/staff/model.ts";
 export type { Seats } from "../../../../../admissions/src/modules/workflow/model.ts";

@@ -36,6 +36,7 @@ export function StaffLayout({
                   {link("/portal/staff/stats", t("staff.nav.stats"))}
                   {link("/portal/staff/audit", t("staff.nav.audit"))}
                   {link("/portal/staff/outbox", t("staff.nav.outbox"))}
+                  {link("/portal/staff/users", t("staff.nav.users"))}
                 </>
               )}
               <li>

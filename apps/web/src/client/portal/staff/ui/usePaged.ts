@@ -10,6 +10,8 @@ export const LIST_PAGE = 20;
 export function usePaged<T>(
   session: StaffSession,
   load: (offset: number) => Promise<ApiAnswer<PageOf<T>>>,
+  /** Change it to read the page again (after a change made from the page). */
+  reloads = 0,
 ) {
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<PageOf<T> | null>(null);
@@ -17,6 +19,6 @@ export function usePaged<T>(
   useEffect(() => {
     if (session.status !== "signed-in") return;
     load(offset).then((answer) => (answer.ok ? setPage(answer.data) : setFailure(answer)));
-  }, [session.status, offset]);
+  }, [session.status, offset, reloads]);
   return { offset, setOffset, page, failure };
 }
