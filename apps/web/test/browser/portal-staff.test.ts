@@ -218,5 +218,36 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await page.close();
     }, 180_000);
+
+    test("an admin waitlists an application, then offers the first in line a seat from the waiting list", async () => {
+      const { base, context, admin, mailbox } = ctx();
+      const { applicationId, intakeId } = await reviewReadyApplication(base, admin, mailbox);
+      await context.clearCookies();
+      const page = await open();
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
+      await page.waitForSelector('[data-testid="seats"][data-available="10"]');
+      await page.waitForSelector(`${byTestId("document")} iframe`);
+      // The radio group from the keyboard: Tab into it, arrows to "waiting list".
+      await tabTo(page, byTestId("decision-offer"));
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      expect(await page.isChecked(byTestId("decision-waitlist"))).toBe(true);
+      await activate(page, byTestId("decide"));
+      await page.waitForSelector('[data-testid="application-status"][data-status="waitlisted"]');
+      await page.waitForSelector('[data-testid="seats"][data-available="10"]');
+      await activate(page, `a[href="/portal/staff/intakes/${intakeId}/waitlist"]`);
+      await page.waitForSelector(byTestId("waitlist-item"));
+      expect(await page.textContent(byTestId("waitlist"))).toContain("Alan Applicant");
+      await check(page, "waitlist");
+      await activate(page, byTestId("promote"));
+      await page.waitForSelector(byTestId("promoted"));
+      await page.waitForSelector('[data-testid="seats"][data-available="9"]');
+      expect(await page.locator(byTestId("waitlist-item")).count()).toBe(0);
+      const after = await admin.call<{ status: string }>("GET", `/applications/${applicationId}/`);
+      expect(after.status).toBe("offered");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
   },
 );

@@ -113,4 +113,11 @@ export const staffEn = {
   "staff.users.initialPassword": "Initial password",
   "staff.users.create": "Create the account",
   "staff.users.created": "{name}'s account is created.",
+  "page.staffWaitlist.title": "Waiting list",
+  "page.staffWaitlist.description": "An intake's waiting list, in order, and its seats.",
+  "staff.waitlist.link": "The waiting list for {term}",
+  "staff.waitlist.position": "position {position}",
+  "staff.waitlist.empty": "Nobody is on the waiting list.",
+  "staff.waitlist.promote": "Offer the first in line a freed seat",
+  "staff.waitlist.promoted": "{name} has been offered a seat.",
 } as const;

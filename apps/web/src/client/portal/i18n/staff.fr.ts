@@ -117,4 +117,12 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.users.initialPassword": "Mot de passe initial",
   "staff.users.create": "Créer le compte",
   "staff.users.created": "Le compte de {name} est créé.",
+  "page.staffWaitlist.title": "Liste d'attente",
+  "page.staffWaitlist.description":
+    "La liste d'attente d'une session, dans l'ordre, et ses places.",
+  "staff.waitlist.link": "La liste d'attente de {term}",
+  "staff.waitlist.position": "rang {position}",
+  "staff.waitlist.empty": "Personne n'est en liste d'attente.",
+  "staff.waitlist.promote": "Proposer une place libérée au premier de la liste",
+  "staff.waitlist.promoted": "Une place a été proposée à {name}.",
 };

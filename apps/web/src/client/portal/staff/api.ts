@@ -51,6 +51,13 @@ export const staffApi = {
   stats: () => call<Stats>("GET", "/staff/stats/"),
   audit: (offset: number) =>
     call<PageOf<AuditEntry>>("GET", `/staff/audit/?limit=${LIST_PAGE}&offset=${offset}`),
+  waitlist: (intakeId: string, offset: number) =>
+    call<PageOf<Application>>(
+      "GET",
+      `/staff/intakes/${intakeId}/waitlist/?limit=${LIST_PAGE}&offset=${offset}`,
+    ),
+  promote: (intakeId: string) =>
+    call<Application>("POST", `/staff/intakes/${intakeId}/waitlist/promote/`, { body: {} }),
   users: (offset: number) =>
     call<PageOf<User>>("GET", `/staff/users/?limit=${LIST_PAGE}&offset=${offset}`),
   createUser: (body: StaffCreate) => call<User>("POST", "/staff/users/", { body }),

@@ -10,4 +10,5 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffAudit: () => import("./audit/StaffAuditPage.tsx"),
   staffOutbox: () => import("./outbox/StaffOutboxPage.tsx"),
   staffUsers: () => import("./users/StaffUsersPage.tsx"),
+  staffWaitlist: () => import("./waitlist/StaffWaitlistPage.tsx"),
 };

@@ -10,9 +10,14 @@ export const STAFF_ROUTES = {
   staffAudit: "/portal/staff/audit",
   staffOutbox: "/portal/staff/outbox",
   staffUsers: "/portal/staff/users",
+  staffWaitlist: "/portal/staff/intakes/:id/waitlist",
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;
 
 /** Pages that preview applicants' documents: their CSP also allows blob: images and frames. */
 export const PREVIEW_PAGES: readonly string[] = ["staffApplication"];
+
+/** A segment of the current address, counted from the end (-1 is the last non-empty one). */
+export const pathSegment = (fromEnd: number) =>
+  location.pathname.split("/").filter(Boolean).at(fromEnd) ?? "";

@@ -107,6 +107,11 @@ export default function StaffApplicationPage() {
                 </p>
               )}
               <SeatCounts intakeId={application.intake.id} refresh={attempts} />
+              <p>
+                <a href={`/portal/staff/intakes/${application.intake.id}/waitlist`}>
+                  {t("staff.waitlist.link", { term: application.intake.term })}
+                </a>
+              </p>
               {DECIDABLE.has(application.status) ? (
                 <DecisionForm
                   application={application}
