@@ -24,8 +24,8 @@ import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
 if (!hasChromium) console.warn(`portal staff browser tests ${NO_CHROMIUM}`);
 
-/** Chromium reports every non-2xx fetch as a console error: expected are signed-out 401 and the off-scale 422. */
-const EXPECTED = /status of (401|422)/;
+/** Chromium reports every non-2xx fetch as a console error: expected are signed-out 401, the refused bulk move 409 and the off-scale 422. */
+const EXPECTED = /status of (401|409|422)/;
 
 describe.skipIf(!hasChromium)(
   hasChromium ? "the staff portal in Chromium" : `the staff portal (${NO_CHROMIUM})`,
@@ -246,6 +246,49 @@ describe.skipIf(!hasChromium)(
       expect(await page.locator(byTestId("waitlist-item")).count()).toBe(0);
       const after = await admin.call<{ status: string }>("GET", `/applications/${applicationId}/`);
       expect(after.status).toBe("offered");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+
+    test("bulk: a refused move changes nothing and says why; then both applications move together", async () => {
+      const { base, context, admin, mailbox } = ctx();
+      const first = await reviewReadyApplication(base, admin, mailbox);
+      const second = await reviewReadyApplication(base, admin, mailbox);
+      await context.clearCookies();
+      const page = await open();
+      await signIn(page, ADMIN.email, ADMIN.password);
+      for (const { applicationId } of [first, second]) {
+        await tabTo(page, `tr:has(a[href$="${applicationId}"]) ${byTestId("queue-select")}`);
+        await page.keyboard.press("Space");
+      }
+      expect(await page.textContent(byTestId("bulk-actions"))).toContain("2 selected");
+      // Both are under review already: moving them there is refused, for each, and nothing moves.
+      await activate(page, byTestId("bulk-submit"));
+      await page.waitForSelector(byTestId("bulk-refusals"));
+      expect(await page.locator(`${byTestId("bulk-refusals")} li`).count()).toBe(2);
+      const unchanged = await admin.call<{ status: string }>(
+        "GET",
+        `/applications/${first.applicationId}/`,
+      );
+      expect(unchanged.status).toBe("under_review");
+      await check(page, "bulk-refused");
+      await tabTo(page, "#bulk-to");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      expect(await page.$eval("#bulk-to", (el) => (el as HTMLSelectElement).value)).toBe(
+        "rejected",
+      );
+      await activate(page, byTestId("bulk-submit"));
+      await page.waitForSelector(byTestId("bulk-done"));
+      expect(await page.textContent(byTestId("bulk-done"))).toContain("2 applications moved");
+      for (const { applicationId } of [first, second]) {
+        const after = await admin.call<{ status: string }>(
+          "GET",
+          `/applications/${applicationId}/`,
+        );
+        expect(after.status).toBe("rejected");
+        expect(await page.locator(`a[href$="${applicationId}"]`).count()).toBe(0);
+      }
       expect(errors).toEqual([]);
       await page.close();
     }, 120_000);

@@ -120,4 +120,10 @@ export const staffEn = {
   "staff.waitlist.empty": "Nobody is on the waiting list.",
   "staff.waitlist.promote": "Offer the first in line a freed seat",
   "staff.waitlist.promoted": "{name} has been offered a seat.",
+  "staff.bulk.select": "Select",
+  "staff.bulk.selectOne": "Select {name}'s application",
+  "staff.bulk.selected": "{count} selected.",
+  "staff.bulk.to": "Move the selected applications to",
+  "staff.bulk.submit": "Move them",
+  "staff.bulk.done": "{count} applications moved.",
 } as const;

@@ -125,4 +125,10 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.waitlist.empty": "Personne n'est en liste d'attente.",
   "staff.waitlist.promote": "Proposer une place libérée au premier de la liste",
   "staff.waitlist.promoted": "Une place a été proposée à {name}.",
+  "staff.bulk.select": "Sélection",
+  "staff.bulk.selectOne": "Sélectionner la candidature de {name}",
+  "staff.bulk.selected": "{count} sélectionnées.",
+  "staff.bulk.to": "Faire passer les candidatures sélectionnées à",
+  "staff.bulk.submit": "Les faire passer",
+  "staff.bulk.done": "{count} candidatures déplacées.",
 };

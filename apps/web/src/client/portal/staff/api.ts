@@ -3,6 +3,8 @@ import type { Application, Document, LoginResult, PageOf, User } from "../api/ty
 import type {
   ApplicationReviews,
   AuditEntry,
+  BulkResult,
+  BulkTransitionBody,
   DecisionBody,
   OutboxEmail,
   QueueItem,
@@ -58,6 +60,8 @@ export const staffApi = {
     ),
   promote: (intakeId: string) =>
     call<Application>("POST", `/staff/intakes/${intakeId}/waitlist/promote/`, { body: {} }),
+  bulk: (body: BulkTransitionBody) =>
+    call<BulkResult>("POST", "/staff/applications/bulk-transitions/", { body }),
   users: (offset: number) =>
     call<PageOf<User>>("GET", `/staff/users/?limit=${LIST_PAGE}&offset=${offset}`),
   createUser: (body: StaffCreate) => call<User>("POST", "/staff/users/", { body }),

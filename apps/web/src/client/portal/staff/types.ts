@@ -9,5 +9,15 @@ export type {
   Review,
   ReviewBody,
 } from "../../../../../admissions/src/modules/reviews/model.ts";
-export type { StaffCreate, Stats } from "../../../../../admissions/src/modules/staff/model.ts";
+export type {
+  BulkTransitionBody,
+  Refusal,
+  StaffCreate,
+  Stats,
+} from "../../../../../admissions/src/modules/staff/model.ts";
 export type { Seats } from "../../../../../admissions/src/modules/workflow/model.ts";
+
+import type { BulkResult as BulkResultSchema } from "../../../../../admissions/src/modules/staff/model.ts";
+
+/** The model exports the schema only; its type, as the API sends it. */
+export type BulkResult = typeof BulkResultSchema.static;

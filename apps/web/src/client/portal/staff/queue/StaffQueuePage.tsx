@@ -7,6 +7,7 @@ import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { QUEUE_PAGE, staffApi } from "../api.ts";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { useStaffSession } from "../ui/session.ts";
+import { BulkActions } from "./BulkActions.tsx";
 
 type Row = { application: Application; reviewed?: boolean };
 type Rows = { count: number; rows: Row[] };
@@ -33,13 +34,17 @@ export default function StaffQueuePage() {
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<Rows | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [reloads, setReloads] = useState(0);
+  const tick = (id: string, on: boolean) =>
+    setSelected((now) => (on ? [...now, id] : now.filter((x) => x !== id)));
   const isAdmin = session.status === "signed-in" && session.user.role === "admin";
   useEffect(() => {
     if (session.status !== "signed-in") return;
     loadRows(isAdmin, offset).then((answer) =>
       answer.ok ? setRows(answer.data) : setFailure(answer),
     );
-  }, [session.status, offset]);
+  }, [session.status, offset, reloads]);
   return (
     <StaffLayout session={session}>
       <h2>{t(isAdmin ? "staff.queue.admin" : "staff.queue.reviewer")}</h2>
@@ -52,6 +57,7 @@ export default function StaffQueuePage() {
               <caption class="visually-hidden">{t("staff.queue.caption")}</caption>
               <thead>
                 <tr>
+                  {isAdmin && <th scope="col">{t("staff.bulk.select")}</th>}
                   <th scope="col">{t("staff.col.applicant")}</th>
                   <th scope="col">{t("staff.col.programme")}</th>
                   <th scope="col">{t("staff.col.submitted")}</th>
@@ -62,6 +68,19 @@ export default function StaffQueuePage() {
               <tbody>
                 {rows.rows.map(({ application: a, reviewed }) => (
                   <tr key={a.id} data-testid="queue-item">
+                    {isAdmin && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          checked={selected.includes(a.id)}
+                          onChange={(e) =>
+                            tick(a.id, (e.currentTarget as HTMLInputElement).checked)
+                          }
+                          aria-label={t("staff.bulk.selectOne", { name: a.applicant.fullName })}
+                          data-testid="queue-select"
+                        />
+                      </td>
+                    )}
                     <th scope="row">
                       <a href={`/portal/staff/applications/${a.id}`}>{a.applicant.fullName}</a>
                     </th>
@@ -92,6 +111,15 @@ export default function StaffQueuePage() {
               {t("common.next")}
             </button>
           </nav>
+          {isAdmin && (
+            <BulkActions
+              selected={selected}
+              onMoved={() => {
+                setSelected([]);
+                setReloads((n) => n + 1);
+              }}
+            />
+          )}
         </>
       )}
     </StaffLayout>
