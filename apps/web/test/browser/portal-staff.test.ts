@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
+import { Secret, TOTP } from "otpauth";
 import { ADMIN, type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
 import {
   axeViolations,
@@ -292,5 +293,56 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await page.close();
     }, 120_000);
+
+    test("a reviewer with MFA on is asked for the code after the password, and signs in with it", async () => {
+      const { base, context, admin } = ctx();
+      const email = `mia-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      const password = "a-long-reviewer-password";
+      await admin.call("POST", "/staff/users/", {
+        email,
+        fullName: "Mia Multifactor",
+        password,
+        role: "reviewer",
+      });
+      // MFA enrolled through the API, as the account page would.
+      const login = await fetch(`${base}/api/v1/auth/login/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const bearer = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
+      const started = await fetch(`${base}/api/v1/mfa/totp/`, { method: "POST", headers: bearer });
+      const { secret } = (await started.json()) as { secret: string };
+      const code = (ms: number) =>
+        TOTP.generate({ secret: Secret.fromBase32(secret), digits: 6, period: 30, timestamp: ms });
+      const confirmed = await fetch(`${base}/api/v1/mfa/totp/confirm/`, {
+        method: "POST",
+        headers: bearer,
+        body: JSON.stringify({ code: code(Date.now()) }),
+      });
+      expect(confirmed.status).toBe(200);
+
+      await context.clearCookies();
+      const page = await open();
+      await page.goto(`${base}/portal/staff/login`);
+      await tabTo(page, byTestId("login-email"));
+      await page.keyboard.type(email);
+      await tabTo(page, byTestId("login-password"));
+      await page.keyboard.type(password);
+      await page.keyboard.press("Enter");
+      // The code field appears with the focus in it.
+      await page.waitForSelector(byTestId("login-otp"));
+      await page.waitForFunction(() => document.activeElement?.id === "staff-login-otp");
+      await check(page, "login-mfa");
+      // The next 30-second step: the one used to confirm would be refused as a replay.
+      await page.keyboard.type(code(Date.now() + 30_000));
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${base}/portal/staff/`);
+      await page.waitForSelector(byTestId("staff-queue"));
+      expect(await page.textContent(byTestId("staff-role"))).toBe("Reviewer");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 60_000);
   },
 );
