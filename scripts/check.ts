@@ -164,6 +164,7 @@ if (bothBackends) {
     "test",
     "test/browser/portal.test.ts",
     "test/browser/portal-account.test.ts",
+    "test/browser/portal-staff.test.ts",
   ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;

@@ -1,6 +1,7 @@
 import type { ComponentType } from "preact";
 import { mount } from "../shared/mount.ts";
 import type { PortalPageName } from "./routes.ts";
+import { STAFF_PAGES } from "./staff/pages.ts";
 
 /**
  * The portal's one entry script. The server-rendered shell names its page in #app's data-page;
@@ -24,6 +25,7 @@ const PAGES: Record<PortalPageName, () => Promise<{ default: ComponentType }>> =
   verifyEmail: () => import("./applicant/verify-email/VerifyEmailPage.tsx"),
   confirmEmailChange: () => import("./applicant/confirm-email-change/ConfirmEmailChangePage.tsx"),
   paymentReturn: () => import("./applicant/payment-return/PaymentReturnPage.tsx"),
+  ...STAFF_PAGES,
 };
 
 const name = document.getElementById("app")?.dataset.page as PortalPageName | undefined;

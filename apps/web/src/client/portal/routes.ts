@@ -1,3 +1,5 @@
+import { STAFF_ROUTES } from "./staff/routes.ts";
+
 /**
  * Every portal page: its path (served by the web app's portal module, which renders the shell)
  * and its name (the shell's `data-page`, which the entry script maps to the page's code). The
@@ -23,7 +25,10 @@ export const APPLICANT_ROUTES = {
   paymentReturn: "/payments/return",
 } as const;
 
-export type PortalPageName = keyof typeof APPLICANT_ROUTES;
+/** Every portal page, the applicant's and the office's. */
+export const PORTAL_ROUTES = { ...APPLICANT_ROUTES, ...STAFF_ROUTES } as const;
+
+export type PortalPageName = keyof typeof PORTAL_ROUTES;
 
 /** Pages opened from an email link carrying a token: no-store, and the token leaves the address bar. */
 export const TOKEN_PAGES: readonly PortalPageName[] = [

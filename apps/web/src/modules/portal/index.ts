@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { pickLanguage } from "../../client/portal/i18n/index.ts";
 import { newNonce, pagePolicy } from "../../security.ts";
 import type { RenderOptions } from "../pages/service.ts";
-import { portalRoutes, TOKEN_PAGES } from "./model.ts";
+import { PREVIEW_PAGES, portalRoutes, TOKEN_PAGES, withPreviews } from "./model.ts";
 import { renderPortalPage } from "./service.ts";
 
 export type PortalDeps = { render: () => RenderOptions };
@@ -29,7 +29,9 @@ export const portal = ({ render }: PortalDeps) => {
           // A page opened with a token in its address is never stored by a cache.
           "cache-control": TOKEN_PAGES.includes(page) ? "no-store" : "no-cache",
           vary: "cookie, accept-language",
-          "content-security-policy": pagePolicy(styleNonce),
+          "content-security-policy": PREVIEW_PAGES.includes(page)
+            ? withPreviews(pagePolicy(styleNonce))
+            : pagePolicy(styleNonce),
           "referrer-policy": "no-referrer",
         },
       });

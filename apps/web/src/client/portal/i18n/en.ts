@@ -4,6 +4,7 @@
  * by translate(). Keys with a dot-suffix from the API (`status.draft`) cover every value it sends.
  */
 import { accountEn } from "./account.en.ts";
+import { staffEn } from "./staff.en.ts";
 
 export const en = {
   ...accountEn,
@@ -248,6 +249,7 @@ export const en = {
   "problem.OFFER_EXPIRED": "The time to answer this offer has passed.",
   "problem.UNAUTHORIZED": "Your session has ended. Sign in again.",
   "problem.VALIDATION_FAILED": "Some fields need correcting.",
+  ...staffEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { accountFr } from "./account.fr.ts";
 import type { MessageKey } from "./en.ts";
+import { staffFr } from "./staff.fr.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
 export const fr: Record<MessageKey, string> = {
@@ -253,4 +254,5 @@ export const fr: Record<MessageKey, string> = {
   "problem.OFFER_EXPIRED": "Le délai pour répondre à cette offre est passé.",
   "problem.UNAUTHORIZED": "Votre session a pris fin. Connectez-vous à nouveau.",
   "problem.VALIDATION_FAILED": "Certains champs sont à corriger.",
+  ...staffFr,
 };

@@ -1,0 +1,77 @@
+import type { ComponentChildren } from "preact";
+import { admissions } from "../../api/admissions.ts";
+import { LANGUAGE_NAMES, LANGUAGES } from "../../i18n/index.ts";
+import { chooseLanguage, lang, t } from "../../i18n/use.ts";
+import { STAFF_LOGIN, type StaffSession } from "./session.ts";
+
+/** The office's navigation: the queue, signing out, and the language switch. */
+export function StaffLayout({
+  session,
+  children,
+}: {
+  session: StaffSession | { status: "anonymous" };
+  children: ComponentChildren;
+}) {
+  const here = location.pathname;
+  const link = (href: string, label: string) => (
+    <li>
+      <a href={href} aria-current={here === href ? "page" : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  const signOut = async () => {
+    await admissions.logout();
+    location.assign(STAFF_LOGIN);
+  };
+  return (
+    <>
+      <nav class="portal-nav" aria-label={t("staff.nav.label")}>
+        <ul>
+          {session.status === "signed-in" && (
+            <>
+              {link("/portal/staff/", t("staff.nav.queue"))}
+              {session.user.role === "admin" && (
+                <>
+                  {link("/portal/staff/stats", t("staff.nav.stats"))}
+                  {link("/portal/staff/audit", t("staff.nav.audit"))}
+                  {link("/portal/staff/outbox", t("staff.nav.outbox"))}
+                  {link("/portal/staff/users", t("staff.nav.users"))}
+                </>
+              )}
+              <li>
+                <span class="muted" data-testid="staff-role">
+                  {t(session.user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}
+                </span>
+              </li>
+              <li>
+                <button type="button" class="link-button" onClick={signOut} data-testid="logout">
+                  {t("nav.logout")}
+                </button>
+              </li>
+            </>
+          )}
+        </ul>
+        <ul class="languages" aria-label={t("nav.language")}>
+          {LANGUAGES.map((code) => (
+            <li key={code}>
+              <button
+                type="button"
+                class="link-button"
+                lang={code}
+                aria-pressed={code === lang}
+                onClick={() => chooseLanguage(code)}
+                data-testid={`language-${code}`}
+              >
+                {LANGUAGE_NAMES[code]}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {session.status === "loading" && <p aria-busy="true">{t("common.loading")}</p>}
+      {session.status === "not-staff" && <p role="alert">{t("staff.notStaff")}</p>}
+      {(session.status === "signed-in" || session.status === "anonymous") && children}
+    </>
+  );
+}
