@@ -153,7 +153,10 @@ describe.skipIf(!hasChromium)(
         document.querySelector('[data-testid="save-state"]')?.textContent?.includes("saved"),
       );
 
-      // The required document, uploaded from the keyboard (Space opens the file chooser).
+      // The required document, uploaded from the keyboard (Space opens the file chooser). Once
+      // the save's requests are over: a re-render after them can take the focus off the input
+      // between the Tab and the Space (the chooser never opened, once, in CI).
+      await page.waitForLoadState("networkidle");
       await tabTo(page, byTestId("document-upload"));
       const [chooser] = await Promise.all([
         page.waitForEvent("filechooser"),
