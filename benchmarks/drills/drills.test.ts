@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type DrillReport, runDrills } from "./drill.ts";
+import { printReport } from "./report.ts";
 
 /*
  * The failure drills held to the scale-out issue's bar (docs/reliability.md). `bun run check`
@@ -9,6 +10,7 @@ const enabled = process.env.DRILLS === "1";
 const RATE = 200;
 const PHASE_MS = 6_000;
 const report: DrillReport | null = enabled ? await runDrills(RATE, PHASE_MS) : null;
+if (report) printReport(report);
 const phases = (kind: string) => report?.phases.filter((p) => p.kind === kind) ?? [];
 
 describe.skipIf(!enabled)("failure drills: two replicas of every app, 200 req/s", () => {
