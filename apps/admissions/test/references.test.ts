@@ -98,6 +98,22 @@ describe("naming a referee", () => {
     expect((await addReferee(ctx, applicant, draft.id)).status).toBe(201);
   });
 
+  test("two concurrent requests for the last place: exactly one referee is added", async () => {
+    const { applicant, draft } = await applicantWithDraft(ctx, intake.id);
+    for (let i = 1; i < MAX_REFEREES; i++) await namedReferee(ctx, applicant, draft.id);
+    const statuses = (
+      await Promise.all([
+        addReferee(ctx, applicant, draft.id),
+        addReferee(ctx, applicant, draft.id),
+      ])
+    ).map((res) => res.status);
+    expect(statuses.sort()).toEqual([201, 409]);
+    const list = (await (await listOf(ctx, applicant, draft.id)).json()) as {
+      references: unknown[];
+    };
+    expect(list.references).toHaveLength(MAX_REFEREES);
+  });
+
   test("bad input is 422: missing fields, an invalid address, an empty relationship", async () => {
     const { applicant, draft } = await applicantWithDraft(ctx, intake.id);
     for (const bad of [{ email: "not-an-address" }, { relationship: "" }, { name: "" }]) {
