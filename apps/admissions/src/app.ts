@@ -54,6 +54,8 @@ import {
 import { profile } from "./modules/profile/index.ts";
 import { queue } from "./modules/queue/index.ts";
 import { reasons } from "./modules/reasons/index.ts";
+import { references } from "./modules/references/index.ts";
+import type { ReferenceSettings } from "./modules/references/service.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
@@ -65,7 +67,7 @@ import { MODELS } from "./openapi-models.ts";
 import { workflowMoveDeps } from "./wiring.ts";
 
 type Overrides = Partial<
-  Omit<AppSettings, "jwtSecret" | "trustedProxies" | "payments" | "workflow">
+  Omit<AppSettings, "jwtSecret" | "trustedProxies" | "payments" | "workflow" | "references">
 >;
 
 /** What the app runs on; every setting left out is env.ts's default (`DEFAULT_SETTINGS`). */
@@ -87,6 +89,7 @@ export type AppDeps = Overrides & {
   metrics?: Metrics;
   payments?: Partial<PaymentSettings>;
   workflow?: Partial<WorkflowSettings>;
+  references?: Partial<ReferenceSettings>;
   /** Work requests start without waiting for it; index.ts waits for it on shutdown. */
   afterResponse?: AfterResponse;
 };
@@ -237,6 +240,21 @@ export function createApp(deps: AppDeps) {
         portalUrl,
         passwordCost: authDeps.passwordCost,
         retentionYears: deps.paymentRetentionYears ?? DEFAULT_SETTINGS.paymentRetentionYears,
+        guard,
+        rateLimiting,
+        trustedProxies: deps.trustedProxies,
+      }),
+    )
+    .use(
+      references({
+        db,
+        store,
+        logger,
+        now,
+        storage: documentStorage,
+        limits: DOCUMENT_LIMITS,
+        portalUrl,
+        settings: { ...DEFAULT_SETTINGS.references, ...deps.references },
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,

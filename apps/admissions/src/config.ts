@@ -6,6 +6,7 @@ import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
 import type { StripeSettings } from "./modules/payments/service.ts";
+import type { ReferenceSettings } from "./modules/references/service.ts";
 import type { ReminderSettings } from "./modules/reminders/service.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -46,6 +47,7 @@ export type AppSettings = {
   mfaKey: string | null;
   /** Calendar years an erased applicant's payment records are kept. */
   paymentRetentionYears: number;
+  references: ReferenceSettings;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -78,6 +80,10 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   adminMfaRequired: env.ADMISSIONS_ADMIN_MFA_REQUIRED,
   mfaKey: env.ADMISSIONS_MFA_KEY ?? null,
   paymentRetentionYears: env.ADMISSIONS_PAYMENT_RETENTION_YEARS,
+  references: {
+    reminderIntervalMs: env.ADMISSIONS_REFERENCE_REMINDER_DAYS * 86_400_000,
+    linkUsesPerIpPerHour: env.ADMISSIONS_REFERENCE_LINK_RATE_LIMIT,
+  },
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

@@ -114,6 +114,10 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_DRAFT_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
   /** Reviewers are emailed this many days before an intake's decisions are due. */
   ADMISSIONS_DECISION_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
+  /** Referees who have not answered are reminded this many days after the last email (3 times). */
+  ADMISSIONS_REFERENCE_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 7 }),
+  /** Uses of referee links (opening, sending), right or wrong, per client IP per hour. */
+  ADMISSIONS_REFERENCE_LINK_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   /** Admins' daily digest of new submissions goes out from this hour (UTC). */
   ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({ minimum: 0, maximum: 23, default: 7 }),
   /** How often the background work runs (offer expiry, overdue conditions, reminders, email). */

@@ -68,6 +68,10 @@ try {
       mailer,
       delivery: deliveryPolicy(env),
       reminders: reminderSettings(env),
+      references: {
+        reminderIntervalMs: settings.references.reminderIntervalMs,
+        portalUrl: settings.portalUrl,
+      },
     },
     env.ADMISSIONS_JOBS_INTERVAL_MS,
   );

@@ -19,6 +19,7 @@ import * as payments from "./modules/payments/model.ts";
 import * as profile from "./modules/profile/model.ts";
 import * as queue from "./modules/queue/model.ts";
 import * as reasons from "./modules/reasons/model.ts";
+import * as references from "./modules/references/model.ts";
 import * as reviews from "./modules/reviews/model.ts";
 import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
@@ -55,6 +56,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   profile,
   queue,
   reasons,
+  references,
   reviews,
   rubric,
   sessions,

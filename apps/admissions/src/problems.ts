@@ -91,6 +91,12 @@ export const admissionsProblems = {
   MFA_NOT_ENABLED: { status: 409, title: "MFA not enabled" },
   MFA_ENROLMENT_NOT_STARTED: { status: 409, title: "No MFA enrolment waiting" },
   CONFIRMATION_FAILED: { status: 403, title: "Password or code incorrect" },
+  // References
+  REFERENCES_CLOSED: { status: 409, title: "Application closed to references" },
+  REFEREE_LIMIT_REACHED: { status: 409, title: "Too many referees" },
+  REFEREE_EXISTS: { status: 409, title: "Referee already named" },
+  REFERENCE_RECEIVED: { status: 409, title: "Reference already received" },
+  INVALID_REFERENCE_LINK: { status: 400, title: "Invalid, expired or used reference link" },
   // Data rights
   ERASURE_ALREADY_REQUESTED: { status: 409, title: "Erasure already requested" },
   DATA_REQUEST_NOT_PENDING: { status: 409, title: "Request no longer pending" },

@@ -1,5 +1,5 @@
 import type { Logger } from "@platform/server";
-import { DEFAULT_REMINDERS } from "./config.ts";
+import { DEFAULT_REMINDERS, DEFAULT_SETTINGS } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
@@ -14,6 +14,7 @@ import {
 } from "./modules/outbox/service.ts";
 import { profileSnapshotEffects } from "./modules/profile/service.ts";
 import { reasonEffects } from "./modules/reasons/service.ts";
+import { sendRefereeReminders } from "./modules/references/service.ts";
 import {
   type ReminderSettings,
   sendAdminDigests,
@@ -62,6 +63,8 @@ export type JobsDeps = {
   delivery: DeliveryPolicy;
   /** When reminders and digests go out; env.ts's defaults when left out. */
   reminders?: ReminderSettings;
+  /** Referee reminders: how often, and the portal their new links lead to (env.ts's defaults). */
+  references?: { reminderIntervalMs: number; portalUrl: string };
 };
 
 /**
@@ -76,6 +79,13 @@ export async function runJobsOnce(deps: JobsDeps) {
   const draftNotices = await sendDraftDeadlineNotices(reminding);
   const decisionReminders = await sendDecisionDueReminders(reminding);
   const digests = await sendAdminDigests(reminding);
+  const refereeReminders = await sendRefereeReminders({
+    ...deps,
+    ...(deps.references ?? {
+      reminderIntervalMs: DEFAULT_SETTINGS.references.reminderIntervalMs,
+      portalUrl: DEFAULT_SETTINGS.portalUrl,
+    }),
+  });
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
   const purged = await purgeExpiredPayments(deps.db, deps.now());
   return {
@@ -84,6 +94,7 @@ export async function runJobsOnce(deps: JobsDeps) {
     draftNotices,
     decisionReminders,
     digests,
+    refereeReminders,
     ...delivered,
     purged,
   };

@@ -22,6 +22,7 @@ describe("migrations", () => {
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
+      "0009_references",
     ]);
     for (const table of [
       "users",
@@ -43,6 +44,7 @@ describe("migrations", () => {
       "profiles",
       "profile_history",
       "data_requests",
+      "reference_requests",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

@@ -34,6 +34,12 @@ const applicationRoutes = (id: string): [string, string, unknown][] => [
   ["GET", `/api/v1/applications/${id}/conditions/`, undefined],
   ["GET", `/api/v1/applications/${id}/deferrals/`, undefined],
   ["POST", `/api/v1/applications/${id}/deferrals/`, { toIntakeId: intake.id }],
+  ["GET", `/api/v1/references/?applicationId=${id}`, undefined],
+  [
+    "POST",
+    "/api/v1/references/",
+    { applicationId: id, name: "X", email: "pwned@example.org", relationship: "pwned" },
+  ],
 ];
 
 describe("one applicant cannot read or change another's application", () => {

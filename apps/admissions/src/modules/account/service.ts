@@ -13,7 +13,8 @@ export {
   resetPassword,
   sendPasswordResetLink,
 } from "./internal/recovery.ts";
-export { LINK_LIFETIME_MS } from "./internal/tokens.ts";
+// The references feature's referee links are made and hashed the same way.
+export { digestOf, LINK_LIFETIME_MS, newLinkToken } from "./internal/tokens.ts";
 export {
   confirmEmailChange,
   confirmVerification,

@@ -16,8 +16,14 @@ import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts
 export { verifiedStream } from "./internal/checksum.ts";
 export type { DocumentsDeps } from "./internal/deps.ts";
 export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
-export { contentDisposition } from "./internal/filename.ts";
-export { assertMultipartHeaders, DOCUMENT_LIMITS } from "./internal/multipart.ts";
+export { contentDisposition, sanitizeFilename } from "./internal/filename.ts";
+export {
+  assertMultipartHeaders,
+  DOCUMENT_LIMITS,
+  type ReceivedFile,
+  receiveUpload,
+  type UploadLimits,
+} from "./internal/multipart.ts";
 export { type S3Settings, s3Storage } from "./internal/s3-storage.ts";
 export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
 export { uploadDocument } from "./internal/upload.ts";

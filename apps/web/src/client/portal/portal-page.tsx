@@ -25,6 +25,7 @@ const PAGES: Record<PortalPageName, () => Promise<{ default: ComponentType }>> =
   verifyEmail: () => import("./applicant/verify-email/VerifyEmailPage.tsx"),
   confirmEmailChange: () => import("./applicant/confirm-email-change/ConfirmEmailChangePage.tsx"),
   paymentReturn: () => import("./applicant/payment-return/PaymentReturnPage.tsx"),
+  reference: () => import("./applicant/reference/ReferencePage.tsx"),
   ...STAFF_PAGES,
 };
 

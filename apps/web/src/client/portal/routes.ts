@@ -23,6 +23,8 @@ export const APPLICANT_ROUTES = {
   verifyEmail: "/account/verify-email",
   confirmEmailChange: "/account/confirm-email-change",
   paymentReturn: "/payments/return",
+  /** A referee's page, from the emailed link (no account): docs/admissions.md, "References". */
+  reference: "/references/write",
 } as const;
 
 /** Every portal page, the applicant's and the office's. */
@@ -35,6 +37,7 @@ export const TOKEN_PAGES: readonly PortalPageName[] = [
   "resetPassword",
   "verifyEmail",
   "confirmEmailChange",
+  "reference",
 ];
 
 /** The `:id` of the current address (the last non-empty path segment). */

@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import { eraseProfile } from "../../profile/service.ts";
+import { eraseReferences } from "../../references/service.ts";
 import type { ApplicationStatus, MoveDeps, Origin } from "../../workflow/model.ts";
 import { isFinal, moveApplication } from "../../workflow/service.ts";
 
@@ -14,6 +15,7 @@ import { isFinal, moveApplication } from "../../workflow/service.ts";
  *                         conditions wiped; the rows stay (counts, payments refer to them)
  *   transitions           reasons wiped; the applicant's own client addresses removed
  *   documents             rows deleted here, files deleted from storage after the commit
+ *   reference_requests    rows deleted (referees and what they wrote), files as documents'
  *   reviews, conflicts,   what staff wrote about the person (comments, reasons) wiped; scores
  *   fee waivers           and recommendations stay
  *   email_outbox          address, subject and body replaced; unsent ones dropped (dead)
@@ -82,6 +84,7 @@ export async function eraseApplicant(tx: SQL, move: MoveDeps, e: Erasure): Promi
   const documents = (await tx`SELECT storage_key FROM documents
     WHERE application_id IN (${theirs})`) as { storage_key: string }[];
   await tx`DELETE FROM documents WHERE application_id IN (${theirs})`;
+  const referenceFiles = await eraseReferences(tx, e.userId);
 
   await tx`UPDATE applications SET personal_statement = '', prior_qualification = '',
       prior_institution = '', graduation_year = NULL, applicant_snapshot = NULL,
@@ -111,7 +114,7 @@ export async function eraseApplicant(tx: SQL, move: MoveDeps, e: Erasure): Promi
     updated_at: e.at,
   })} WHERE id = ${e.userId}`;
   return {
-    storageKeys: documents.map((d) => d.storage_key),
+    storageKeys: [...documents.map((d) => d.storage_key), ...referenceFiles],
     applicationsWithdrawn,
     documentsDeleted: documents.length,
   };

@@ -12,6 +12,7 @@ import type {
   Program,
   ProgramDetail,
   Receipt,
+  RefereeInvitation,
   RegisterBody,
   Session,
   Transition,
@@ -45,6 +46,11 @@ export const admissions = {
 
   requestReset: (email: string) =>
     call<unknown>("POST", "/account/password-reset/", { body: { email } }),
+  /** The referee's link (no account): the token goes in the body, never the URL. */
+  openReference: (token: string) =>
+    call<RefereeInvitation>("POST", "/references/link/", { body: { token } }),
+  sendReferenceText: (token: string, text: string) =>
+    call<null>("POST", "/references/link/text/", { body: { token, text } }),
   confirmReset: (token: string, newPassword: string) =>
     call<null>("POST", "/account/password-reset/confirm/", { body: { token, newPassword } }),
   changePassword: (currentPassword: string, newPassword: string) =>

@@ -26,6 +26,8 @@ const KNOWN: Record<string, MessageKey> = {
   ERASURE_ALREADY_REQUESTED: "problem.ERASURE_ALREADY_REQUESTED",
   DATA_REQUEST_NOT_PENDING: "problem.DATA_REQUEST_NOT_PENDING",
   VERSION_CONFLICT: "problem.VERSION_CONFLICT",
+  INVALID_REFERENCE_LINK: "problem.INVALID_REFERENCE_LINK",
+  REFERENCES_CLOSED: "problem.REFERENCES_CLOSED",
 };
 
 /** The message for a problem, in the page's language when the portal knows its code. */

@@ -1,0 +1,175 @@
+/**
+ * The referee's page in Chromium, through the real gateway to the real admissions app (SQLite,
+ * or PostgreSQL + Redis with TEST_DATABASE_URL / TEST_REDIS_URL, as portal.test.ts): the link
+ * from the email that arrived over SMTP opens the page without an account, the token leaves the
+ * address bar, the reference is written and sent by keyboard, and the same link opened again
+ * says it was used. axe-core on every state; no CSP refusal or script error.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
+import {
+  axeViolations,
+  hasChromium,
+  launch,
+  type Page,
+  SCREENSHOT_DIR,
+  screenshots,
+} from "./chromium.ts";
+import { byTestId, tabTo } from "./keyboard.ts";
+import { startMailbox } from "./mailbox.ts";
+import { type Stack, startStack } from "./stack.ts";
+
+const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+
+/** Chromium reports every non-2xx fetch as a console error: the 422 and the used link's 400 are expected. */
+const EXPECTED = /status of (400|401|422)/;
+
+describe.skipIf(!hasChromium)(
+  hasChromium ? "the referee's page in Chromium" : `referee's page (${NO_CHROMIUM})`,
+  () => {
+    let stack: Stack | undefined;
+    let browser: Awaited<ReturnType<typeof launch>> | undefined;
+    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
+    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
+    let admin: AdminApi | undefined;
+    const errors: string[] = [];
+    const ctx = () => {
+      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
+      return { base: stack.base, context: browser.context, mailbox, admin };
+    };
+    const open = async () => {
+      const page = await ctx().context.newPage();
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !EXPECTED.test(message.text()))
+          errors.push(`console: ${message.text()}`);
+      });
+      return page;
+    };
+    const check = async (page: Page, name: string) => {
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshots(page, `portal-${name}`);
+    };
+    const api = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${ctx().base}/api/v1${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+
+    beforeAll(async () => {
+      if (!hasChromium) return;
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      mailbox = await startMailbox();
+      backend = await admissionsBackend(mailbox.url);
+      const made = backend;
+      stack = await startStack({
+        apps: ["admissions"],
+        before: (base) => {
+          made.createAdmin(base);
+          return { admissions: made.env(base) };
+        },
+      });
+      admin = await adminApi(stack.base);
+      browser = await launch();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.stop();
+      await mailbox?.close();
+      await backend?.cleanup();
+    });
+
+    test("the emailed link opens the form; the reference is sent once, by keyboard", async () => {
+      const { base, mailbox, admin } = ctx();
+      const program = await admin.call("POST", "/catalog/programs/", {
+        code: `R-${crypto.randomUUID().slice(0, 6).toUpperCase()}`,
+        name: "References Studies",
+        level: "master",
+        department: "School of Testing",
+        durationMonths: 12,
+        applicationFee: { amount: 0, currency: "EUR" },
+      });
+      const now = Date.now();
+      const intake = await admin.call("POST", `/catalog/programs/${program.id}/intakes/`, {
+        term: "Autumn 2032",
+        opensAt: new Date(now - 86_400_000).toISOString(),
+        deadline: new Date(now + 30 * 86_400_000).toISOString(),
+        capacity: 5,
+      });
+      // The applicant, through the API: registered, verified by the emailed link, a draft.
+      const email = `ada-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      const password = "Ada-password-1";
+      const registered = await api("/auth/register/", {
+        email,
+        password,
+        fullName: "Ada Lovelace",
+      });
+      expect(registered.status).toBe(201);
+      const verify = new URL(await mailbox.link(email, "email_verification"));
+      const confirm = { token: verify.searchParams.get("token") };
+      expect((await api("/account/email-verification/confirm/", confirm)).status).toBe(204);
+      const login = await api("/auth/login/", { email, password });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const bearer = { authorization: `Bearer ${accessToken}` };
+      const draft = await api("/applications/", { intakeId: intake.id }, bearer);
+      const { id } = (await draft.json()) as { id: string };
+      const referee = `babbage-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      const named = await api(
+        "/references/",
+        { applicationId: id, name: "Charles Babbage", email: referee, relationship: "Tutor" },
+        bearer,
+      );
+      expect(named.status).toBe(201);
+
+      // The referee: the link from the email, no account.
+      const link = await mailbox.link(referee, "reference_requested");
+      expect(link.startsWith(`${base}/references/write?token=`)).toBe(true);
+      const page = await open();
+      await page.goto(link);
+      await page.waitForSelector(byTestId("reference-form"));
+      expect(page.url()).toBe(`${base}/references/write`);
+      const intro = await page.textContent(byTestId("reference-intro"));
+      expect(intro).toContain("Ada Lovelace");
+      expect(intro).toContain("References Studies");
+      await check(page, "reference");
+
+      await tabTo(page, byTestId("reference-text"));
+      await page.keyboard.type("Too short.");
+      await tabTo(page, byTestId("reference-submit"));
+      await page.keyboard.press("Enter");
+      await page.waitForSelector("#reference-text-error");
+      await check(page, "reference-invalid");
+
+      await tabTo(page, byTestId("reference-text"));
+      await page.keyboard.type(
+        " Ada was the most original student I have taught; I recommend her without reserve.",
+      );
+      await tabTo(page, byTestId("reference-submit"));
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(byTestId("reference-done"));
+      expect(await page.$(byTestId("reference-form"))).toBeNull();
+      await check(page, "reference-done");
+
+      // The same link again: used.
+      const again = await open();
+      await again.goto(link);
+      await again.waitForSelector(byTestId("reference-problem"));
+      expect(await again.$(byTestId("reference-form"))).toBeNull();
+      await check(again, "reference-used");
+
+      // The applicant sees the status, not the content.
+      const list = await fetch(`${base}/api/v1/references/?applicationId=${id}`, {
+        headers: bearer,
+      });
+      const body = await list.text();
+      expect(body).toContain('"status":"received"');
+      expect(body).not.toContain("most original");
+      expect(errors).toEqual([]);
+      await page.close();
+      await again.close();
+    }, 90_000);
+  },
+);
