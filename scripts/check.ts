@@ -158,13 +158,11 @@ if (bothBackends) {
     await testStep(`tests ${name(path)} (PostgreSQL + Redis)`, path, env);
   }
   // The site's tests use no database, but the portal's run through the admissions app: again
-  // on PostgreSQL + Redis.
+  // on PostgreSQL + Redis (every test/browser/portal*.test.ts: `bun test` filters by path).
   await testStep("tests apps/web portal (PostgreSQL + Redis)", join(root, "apps/web"), env, true, [
     "bun",
     "test",
-    "test/browser/portal.test.ts",
-    "test/browser/portal-account.test.ts",
-    "test/browser/portal-staff.test.ts",
+    "test/browser/portal",
   ]);
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;
