@@ -164,6 +164,8 @@ if (bothBackends) {
     "test",
     "test/browser/portal.test.ts",
     "test/browser/portal-account.test.ts",
+    "test/browser/portal-credentials.test.ts",
+    "test/browser/portal-payments.test.ts",
     "test/browser/portal-staff.test.ts",
   ]);
 } else {
