@@ -200,7 +200,7 @@ export async function measureStaffQueue(runs: number, count = 10_000): Promise<v
     };
     const line = (label: string, ms: number, budget: number) =>
       console.log(
-        `  ${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms (budget ${budget})${ms > budget ? " OVER" : ""}`,
+        `  ${label.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms (budget ${budget})${ms > budget ? " OVER" : ""}`,
       );
     line("first page of rows visible", median(rows), BUDGET_MS.rows);
     line("next page of rows visible", median(next), BUDGET_MS.next);
