@@ -16,15 +16,19 @@ const page = (size: number) =>
     )
     .join("")}</main></body></html>`;
 
-test.skipIf(!hasChromium)("axe checks WCAG 2.2 AA target size (24×24 px)", async () => {
-  const browser = await launch();
-  try {
-    const tab = await browser.context.newPage();
-    await tab.setContent(page(10));
-    expect((await axeViolations(tab)).filter((v) => v.startsWith("target-size"))).toHaveLength(1);
-    await tab.setContent(page(24));
-    expect(await axeViolations(tab)).toEqual([]);
-  } finally {
-    await browser.close();
-  }
-}, 30_000);
+test.skipIf(!hasChromium)(
+  "axe checks WCAG 2.2 AA target size (24×24 px)",
+  async () => {
+    const browser = await launch();
+    try {
+      const tab = await browser.context.newPage();
+      await tab.setContent(page(10));
+      expect((await axeViolations(tab)).filter((v) => v.startsWith("target-size"))).toHaveLength(1);
+      await tab.setContent(page(24));
+      expect(await axeViolations(tab)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  },
+  30_000,
+);
