@@ -20,6 +20,7 @@ export const staffEn = {
   "staff.queue.reviewer": "Assigned to you",
   "staff.queue.admin": "Awaiting a decision",
   "staff.queue.count": "{count} applications.",
+  "staff.queue.search": "Search by applicant name or email, programme name or code",
   "staff.queue.caption": "Applications, oldest submission first",
   "staff.col.applicant": "Applicant",
   "staff.col.programme": "Programme",

@@ -22,6 +22,7 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.queue.reviewer": "Qui vous sont attribuées",
   "staff.queue.admin": "En attente de décision",
   "staff.queue.count": "{count} candidatures.",
+  "staff.queue.search": "Rechercher par nom ou e-mail du candidat, nom ou code du programme",
   "staff.queue.caption": "Candidatures, de la plus ancienne à la plus récente",
   "staff.col.applicant": "Candidat",
   "staff.col.programme": "Formation",

@@ -36,10 +36,10 @@ export const staffApi = {
   queue: (offset: number) =>
     call<PageOf<QueueItem>>("GET", `/staff/queue/?limit=${QUEUE_PAGE}&offset=${offset}`),
   /** For admins: every application awaiting a decision, oldest submission first. */
-  awaiting: (offset: number) =>
+  awaiting: (offset: number, search = "") =>
     call<PageOf<Application>>(
       "GET",
-      `/applications/?status=submitted,under_review&ordering=submittedAt&limit=${QUEUE_PAGE}&offset=${offset}`,
+      `/applications/?status=submitted,under_review&ordering=submittedAt&limit=${QUEUE_PAGE}&offset=${offset}${search ? `&search=${encodeURIComponent(search)}` : ""}`,
     ),
   application: (id: string) => call<Application>("GET", `/applications/${id}/`),
   documents: (id: string) =>

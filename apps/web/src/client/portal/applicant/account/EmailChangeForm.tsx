@@ -16,10 +16,15 @@ export function EmailChangeForm() {
   };
   return (
     <form onSubmit={submit} class="form" noValidate>
-      {problem && <ProblemNotice problem={problem} />}
-      {done && !problem && <p role="status">{t("account.emailChangeSent")}</p>}
+      {problem && <ProblemNotice problem={problem} testId="email-change-problem" />}
+      {done && !problem && (
+        <p role="status" data-testid="email-change-sent">
+          {t("account.emailChangeSent")}
+        </p>
+      )}
       <Field
         id="new-email"
+        data-testid="new-email"
         label={t("field.newEmail")}
         type="email"
         autocomplete="email"
@@ -29,6 +34,7 @@ export function EmailChangeForm() {
       />
       <Field
         id="email-change-password"
+        data-testid="email-change-password"
         label={t("field.currentPassword")}
         type="password"
         autocomplete="current-password"

@@ -19,10 +19,15 @@ export function PasswordForm() {
   };
   return (
     <form onSubmit={submit} class="form" noValidate>
-      {problem && <ProblemNotice problem={problem} />}
-      {done && !busy && !problem && <p role="status">{t("account.passwordChanged")}</p>}
+      {problem && <ProblemNotice problem={problem} testId="password-problem" />}
+      {done && !busy && !problem && (
+        <p role="status" data-testid="password-changed">
+          {t("account.passwordChanged")}
+        </p>
+      )}
       <Field
         id="current-password"
+        data-testid="current-password"
         label={t("field.currentPassword")}
         type="password"
         autocomplete="current-password"
@@ -31,6 +36,7 @@ export function PasswordForm() {
       />
       <Field
         id="new-password"
+        data-testid="new-password"
         label={t("field.newPassword")}
         hint={t("field.passwordHint")}
         type="password"

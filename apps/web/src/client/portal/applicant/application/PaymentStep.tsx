@@ -55,7 +55,9 @@ export function PaymentStep({
           {pending.instructions && <p class="instructions">{pending.instructions}</p>}
           {pending.checkoutUrl && (
             <p>
-              <a href={pending.checkoutUrl}>{t("payment.continueCheckout")}</a>
+              <a href={pending.checkoutUrl} data-testid="continue-checkout">
+                {t("payment.continueCheckout")}
+              </a>
             </p>
           )}
         </div>

@@ -17,7 +17,8 @@ export default function PaymentReturnPage() {
   const session = useSession(true);
   const params = new URLSearchParams(location.search);
   const paymentId = params.get("payment") ?? "";
-  const cancelled = params.get("result") === "cancel";
+  // The API's cancel_url says `result=cancelled` (apps/admissions payments/internal/stripe.ts).
+  const cancelled = params.get("result") === "cancelled";
   const [payment, setPayment] = useState<Payment | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   useEffect(() => {
@@ -30,7 +31,7 @@ export default function PaymentReturnPage() {
   return (
     <Layout session={session}>
       {!paymentId && <p role="alert">{t("return.noPayment")}</p>}
-      {cancelled && <p>{t("return.cancelled")}</p>}
+      {cancelled && <p data-testid="payment-cancelled">{t("return.cancelled")}</p>}
       {failure && <ProblemNotice problem={failure.problem} />}
       {payment && (
         <>
@@ -38,11 +39,18 @@ export default function PaymentReturnPage() {
             {t(`return.${payment.status}` as MessageKey)}
           </p>
           <p>
-            <a href={`/portal/applications/${payment.applicationId}`}>{t("receipt.back")}</a>
+            <a
+              href={`/portal/applications/${payment.applicationId}`}
+              data-testid="return-application"
+            >
+              {t("receipt.back")}
+            </a>
             {payment.receiptNumber && (
               <>
                 {" · "}
-                <a href={`/portal/receipts/${payment.id}`}>{t("payment.receipt")}</a>
+                <a href={`/portal/receipts/${payment.id}`} data-testid="return-receipt">
+                  {t("payment.receipt")}
+                </a>
               </>
             )}
           </p>

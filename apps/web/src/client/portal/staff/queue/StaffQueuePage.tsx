@@ -8,14 +8,19 @@ import { QUEUE_PAGE, staffApi } from "../api.ts";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { useStaffSession } from "../ui/session.ts";
 import { BulkActions } from "./BulkActions.tsx";
+import { QueueSearch } from "./QueueSearch.tsx";
 
 type Row = { application: Application; reviewed?: boolean };
 type Rows = { count: number; rows: Row[] };
 
 /** An admin's rows are the applications awaiting a decision; a reviewer's, their own queue. */
-async function loadRows(isAdmin: boolean, offset: number): Promise<ApiAnswer<Rows>> {
+async function loadRows(
+  isAdmin: boolean,
+  offset: number,
+  search: string,
+): Promise<ApiAnswer<Rows>> {
   if (isAdmin) {
-    const answer = await staffApi.awaiting(offset);
+    const answer = await staffApi.awaiting(offset, search);
     if (!answer.ok) return answer;
     const rows = answer.data.results.map((application) => ({ application }));
     return { ...answer, data: { count: answer.data.count, rows } };
@@ -27,11 +32,13 @@ async function loadRows(isAdmin: boolean, offset: number): Promise<ApiAnswer<Row
 
 /**
  * The review queue. A reviewer sees their own assignments (the API's queue); an admin sees every
- * application awaiting a decision. Paged by the API (limit/offset), oldest submission first.
+ * application awaiting a decision, and can search them. Paged and filtered by the API
+ * (limit/offset, search), oldest submission first: 10,000 waiting cost one page of rows here.
  */
 export default function StaffQueuePage() {
   const session = useStaffSession();
   const [offset, setOffset] = useState(0);
+  const [search, setSearch] = useState("");
   const [rows, setRows] = useState<Rows | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -41,17 +48,27 @@ export default function StaffQueuePage() {
   const isAdmin = session.status === "signed-in" && session.user.role === "admin";
   useEffect(() => {
     if (session.status !== "signed-in") return;
-    loadRows(isAdmin, offset).then((answer) =>
+    loadRows(isAdmin, offset, search).then((answer) =>
       answer.ok ? setRows(answer.data) : setFailure(answer),
     );
-  }, [session.status, offset, reloads]);
+  }, [session.status, offset, search, reloads]);
   return (
     <StaffLayout session={session}>
       <h2>{t(isAdmin ? "staff.queue.admin" : "staff.queue.reviewer")}</h2>
+      {isAdmin && (
+        <QueueSearch
+          onSearch={(words) => {
+            setOffset(0);
+            setSearch(words);
+          }}
+        />
+      )}
       {failure && <ProblemNotice problem={failure.problem} />}
       {rows && (
         <>
-          <p role="status">{t("staff.queue.count", { count: rows.count })}</p>
+          <p role="status" data-testid="queue-count">
+            {t("staff.queue.count", { count: rows.count })}
+          </p>
           <div class="table-scroll">
             <table data-testid="staff-queue">
               <caption class="visually-hidden">{t("staff.queue.caption")}</caption>
@@ -107,6 +124,7 @@ export default function StaffQueuePage() {
               type="button"
               disabled={offset + QUEUE_PAGE >= rows.count}
               onClick={() => setOffset(offset + QUEUE_PAGE)}
+              data-testid="queue-next"
             >
               {t("common.next")}
             </button>
