@@ -99,6 +99,23 @@ describe("an extra review when two totals disagree", () => {
     expect(await auditOf(application.id, "review.extra_requested")).toHaveLength(1);
   });
 
+  test("two disagreeing reviews saved at once ask for one extra review", async () => {
+    const [r1, r2, r3, r4, r5] = (await reviewers(5)) as Session[] as [
+      Session,
+      Session,
+      Session,
+      Session,
+      Session,
+    ];
+    const { intake } = await poolProgram(ctx, admin, [r1, r2, r3, r4, r5]);
+    const application = await assignedApplication(ctx, admin, intake.id, [r1, r2, r3]);
+    await scored(ctx, r1, application.id, 5);
+    await Promise.all([scored(ctx, r2, application.id, 1), scored(ctx, r3, application.id, 1)]);
+    expect(await assignedIds(application.id)).toHaveLength(4);
+    expect(await extraFor(application.id)).toHaveLength(1);
+    expect(await auditOf(application.id, "review.extra_requested")).toHaveLength(1);
+  });
+
   test("within the threshold, or exactly at it, nothing happens", async () => {
     const [r1, r2, r3] = (await reviewers(3)) as [Session, Session, Session];
     const { intake, program } = await poolProgram(ctx, admin, [r1, r2, r3]);
