@@ -22,6 +22,7 @@ describe("migrations", () => {
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
+      "0011_blind_review_calibration",
     ]);
     for (const table of [
       "users",
@@ -43,6 +44,7 @@ describe("migrations", () => {
       "profiles",
       "profile_history",
       "data_requests",
+      "review_extra_requests",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);
