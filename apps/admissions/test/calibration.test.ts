@@ -3,7 +3,7 @@ import { problemOf } from "@platform/server/testing";
 import type { Calibration, ExtraReviews, Ranking } from "../src/modules/calibration/model.ts";
 import { calibrate, normaliser, spreadOf } from "../src/modules/calibration/service.ts";
 import { assignedApplication, poolProgram, scored } from "./review-support.ts";
-import { createIntake, type Session, setupApp, signIn } from "./support.ts";
+import { createIntake, json, type Session, setupApp, signIn } from "./support.ts";
 import { call, expectJson, intakeWithSeats } from "./workflow-support.ts";
 
 describe("the arithmetic", () => {
@@ -216,5 +216,36 @@ describe("calibration errors and access", () => {
     ]) {
       expect((await call(ctx, admin, "GET", path)).status).toBe(422);
     }
+  });
+});
+
+describe("the new admin routes without credentials, or a cookie without its CSRF token", () => {
+  const routes = (): [string, string][] => [
+    ["GET", `${base}?programId=${program.id}`],
+    ["GET", `${base}ranking/?programId=${program.id}`],
+    ["GET", `${base}extra-reviews/`],
+    ["GET", `/api/v1/staff/programs/${program.id}/review-settings/`],
+    ["PUT", `/api/v1/staff/programs/${program.id}/review-settings/`],
+  ];
+  const settings = { blindReview: true, disagreementThreshold: 2 };
+
+  test("anonymous: 401", async () => {
+    for (const [method, path] of routes()) {
+      const body = method === "PUT" ? settings : undefined;
+      const res = await ctx.app.handle(json(method, path, body));
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  test("an admin's cookie without the CSRF header cannot change the settings", async () => {
+    const path = `/api/v1/staff/programs/${program.id}/review-settings/`;
+    const res = await ctx.app.handle(json("PUT", path, settings, { cookie: admin.cookie }));
+    expect((await problemOf(res)).code).toBe("CSRF_TOKEN_MISSING");
+    const withToken = await ctx.app.handle(
+      json("PUT", path, settings, { cookie: admin.cookie, csrf: admin.csrfToken }),
+    );
+    expect(withToken.status).toBe(200);
+    const read = await get<{ blindReview: boolean; disagreementThreshold: number | null }>(path);
+    expect(read).toMatchObject(settings);
   });
 });
