@@ -21,6 +21,7 @@ import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
+import { calibration } from "./modules/calibration/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conditions } from "./modules/conditions/index.ts";
@@ -56,6 +57,7 @@ import { queue } from "./modules/queue/index.ts";
 import { reasons } from "./modules/reasons/index.ts";
 import { references } from "./modules/references/index.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
+import { reviewSettings } from "./modules/review-settings/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
@@ -130,6 +132,8 @@ export function createApp(deps: AppDeps) {
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
   const move =
     deps.move ?? workflowMoveDeps(db, checks, { ...DEFAULT_SETTINGS.workflow, ...deps.workflow });
+  const disagreementThreshold =
+    deps.reviewDisagreementThreshold ?? DEFAULT_SETTINGS.reviewDisagreementThreshold;
   const applicationsDeps = { db, now: authDeps.now, move };
   const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
   const paymentSettings = { ...DEFAULT_SETTINGS.payments, ...deps.payments };
@@ -198,7 +202,9 @@ export function createApp(deps: AppDeps) {
     .use(deferrals({ ...routed, move }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
-    .use(reviews(routed))
+    .use(reviews({ ...routed, defaultThreshold: disagreementThreshold }))
+    .use(reviewSettings({ ...routed, defaultThreshold: disagreementThreshold }))
+    .use(calibration({ db, guard }))
     .use(conflictOfInterest(routed))
     .use(queue({ db, guard }))
     .use(rubric(routed))

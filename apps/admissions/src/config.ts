@@ -48,6 +48,8 @@ export type AppSettings = {
   /** Calendar years an erased applicant's payment records are kept. */
   paymentRetentionYears: number;
   references: ReferenceSettings;
+  /** Weighted totals further apart than this request an extra review; 0: off. */
+  reviewDisagreementThreshold: number;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -84,6 +86,7 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
     reminderIntervalMs: env.ADMISSIONS_REFERENCE_REMINDER_DAYS * 86_400_000,
     linkUsesPerIpPerHour: env.ADMISSIONS_REFERENCE_LINK_RATE_LIMIT,
   },
+  reviewDisagreementThreshold: env.ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD,
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

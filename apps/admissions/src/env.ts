@@ -118,6 +118,11 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_REFERENCE_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 7 }),
   /** Uses of referee links (opening, sending), right or wrong, per client IP per hour. */
   ADMISSIONS_REFERENCE_LINK_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
+  /**
+   * Two weighted totals on one application further apart than this (points on the program's
+   * rubric scale) request an extra review; a program may set its own. 0 (default): off.
+   */
+  ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD: T.Number({ minimum: 0, maximum: 100, default: 0 }),
   /** Admins' daily digest of new submissions goes out from this hour (UTC). */
   ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({ minimum: 0, maximum: 23, default: 7 }),
   /** How often the background work runs (offer expiry, overdue conditions, reminders, email). */

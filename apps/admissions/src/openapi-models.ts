@@ -3,6 +3,7 @@ import * as applications from "./modules/applications/model.ts";
 import * as assignments from "./modules/assignments/model.ts";
 import * as audit from "./modules/audit/model.ts";
 import * as auth from "./modules/auth/model.ts";
+import * as calibration from "./modules/calibration/model.ts";
 import * as catalog from "./modules/catalog/model.ts";
 import * as conditions from "./modules/conditions/model.ts";
 import * as conflictOfInterest from "./modules/conflict-of-interest/model.ts";
@@ -20,6 +21,7 @@ import * as profile from "./modules/profile/model.ts";
 import * as queue from "./modules/queue/model.ts";
 import * as reasons from "./modules/reasons/model.ts";
 import * as references from "./modules/references/model.ts";
+import * as reviewSettings from "./modules/review-settings/model.ts";
 import * as reviews from "./modules/reviews/model.ts";
 import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
@@ -41,6 +43,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   applications,
   assignments,
   audit,
+  calibration,
   conditions,
   conflictOfInterest,
   dataRights,
@@ -57,6 +60,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   queue,
   reasons,
   references,
+  reviewSettings,
   reviews,
   rubric,
   sessions,

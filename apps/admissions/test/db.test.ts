@@ -23,6 +23,7 @@ describe("migrations", () => {
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
       "0009_references",
+      "0011_blind_review_calibration",
     ]);
     for (const table of [
       "users",
@@ -45,6 +46,7 @@ describe("migrations", () => {
       "profile_history",
       "data_requests",
       "reference_requests",
+      "review_extra_requests",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

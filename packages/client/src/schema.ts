@@ -1552,6 +1552,63 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/calibration/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each reviewer's mean and spread of weighted totals against the panel (admins)
+         * @description Per reviewer in the program (and intake): count, mean and population standard deviation of their weighted totals; the other reviewers' on the same applications; the difference of means. Reviews of a reviewer who declared a conflict since are left out. 409 RUBRIC_MISSING.
+         */
+        get: operations["getApiV1StaffCalibration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/calibration/extra-reviews/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Automatic extra reviews, newest first (the latest 500); flagged ones (admins) */
+        get: operations["getApiV1StaffCalibrationExtraReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/calibration/ranking/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviewed applications ranked by their mean total, raw or normalised (admins)
+         * @description `normalised=true`: each total is first rescaled by its reviewer's mean and spread onto the whole panel's (z-score), see docs/admissions.md. Stored scores never change; `rawScore` is always shown.
+         */
+        get: operations["getApiV1StaffCalibrationRanking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/intakes/{id}/decisions-due/": {
         parameters: {
             query?: never;
@@ -1637,6 +1694,27 @@ export type paths = {
         /** The email outbox (admins): delivery status, attempts and last error */
         get: operations["getApiV1StaffOutbox"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/programs/{id}/review-settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A program's review settings: blind review, disagreement threshold (admins) */
+        get: operations["getApiV1StaffProgramsByIdReviewSettings"];
+        /**
+         * Set a program's review settings (admins)
+         * @description Blind review takes effect at once on every response a reviewer gets about the program's applications. The threshold applies to reviews saved from now on.
+         */
+        put: operations["putApiV1StaffProgramsByIdReviewSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2045,7 +2123,7 @@ export type components = {
             assignedAt: string;
         };
         /** @enum {string} */
-        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set";
+        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set" | "program.review_settings_set" | "review.extra_requested" | "review.extra_flagged";
         AuditEntry: {
             /** Format: uuid */
             id: string;
@@ -2170,6 +2248,38 @@ export type components = {
             conditions?: components["schemas"]["ConditionInput"][];
             /** @description Waitlist: where to insert (default: at the end); those behind move down */
             waitlistPosition?: number;
+        };
+        Calibration: {
+            /** Format: uuid */
+            programId: string;
+            intakeId: string | null;
+            scale: components["schemas"]["Scale"];
+            /** @description Every counted review in scope: the scale normalised totals are mapped onto */
+            panel: {
+                count: number;
+                mean: number | null;
+                sd: number | null;
+            };
+            reviewers: {
+                reviewer: {
+                    /** Format: uuid */
+                    id: string;
+                    email: string;
+                    fullName: string;
+                };
+                count: number;
+                mean: number | null;
+                sd: number | null;
+                /** @description The other reviewers' totals on the applications this reviewer scored */
+                panel: {
+                    count: number;
+                    mean: number | null;
+                    sd: number | null;
+                };
+                difference: number | null;
+                /** @description At least 2 reviews: normalisation rescales them */
+                normalisable: boolean;
+            }[];
         };
         Checklist: {
             /** Format: uuid */
@@ -2528,6 +2638,22 @@ export type components = {
             /** @description Your password, again */
             password: string;
             reason?: string;
+        };
+        ExtraReviews: {
+            items: {
+                /** Format: uuid */
+                applicationId: string;
+                /** Format: uuid */
+                programId: string;
+                /** @description null: flagged, nobody eligible was free */
+                reviewerId: string | null;
+                lowTotal: number;
+                highTotal: number;
+                threshold: number;
+                /** Format: date-time */
+                createdAt: string;
+                resolvedAt: string | null;
+            }[];
         };
         FeeSummary: {
             /** Format: uuid */
@@ -3088,6 +3214,28 @@ export type components = {
             previous: string | null;
             results: components["schemas"]["QueueItem"][];
         };
+        Ranking: {
+            /** Format: uuid */
+            programId: string;
+            intakeId: string | null;
+            normalised: boolean;
+            items: {
+                rank: number;
+                /** Format: uuid */
+                applicationId: string;
+                status: components["schemas"]["ApplicationStatus"];
+                applicant: {
+                    /** Format: uuid */
+                    id: string;
+                    fullName: string;
+                };
+                reviews: number;
+                /** @description Mean of the counted reviews' weighted totals */
+                rawScore: number;
+                /** @description What the rank follows: rawScore, or the normalised mean */
+                score: number;
+            }[];
+        };
         Readiness: {
             /**
              * @default up
@@ -3382,6 +3530,25 @@ export type components = {
          */
         ReviewerPool: {
             reviewerIds: string[];
+        };
+        ReviewSettings: {
+            /** Format: uuid */
+            programId: string;
+            /** @description Reviewers (not admins) see no applicant name, email, prior institution, profile or uploaded file names */
+            blindReview: boolean;
+            disagreementThreshold: number | null;
+            effectiveThreshold: number | null;
+        };
+        /**
+         * @example {
+         *       "blindReview": true,
+         *       "disagreementThreshold": 1.5
+         *     }
+         */
+        ReviewSettingsBody: {
+            /** @description Reviewers (not admins) see no applicant name, email, prior institution, profile or uploaded file names */
+            blindReview: boolean;
+            disagreementThreshold: number | null;
         };
         /**
          * @example {
@@ -14846,6 +15013,296 @@ export interface operations {
             };
         };
     };
+    getApiV1StaffCalibration: {
+        parameters: {
+            query: {
+                /** @description The program whose reviews are read */
+                programId: string;
+                /** @description Only this intake of the program (default: all) */
+                intakeId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Calibration"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RUBRIC_MISSING`: Program has no rubric */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RUBRIC_MISSING";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffCalibrationExtraReviews: {
+        parameters: {
+            query?: {
+                programId?: string;
+                /** @description true: only those no reviewer was free for, unresolved */
+                flagged?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtraReviews"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffCalibrationRanking: {
+        parameters: {
+            query: {
+                /** @description The program whose reviews are read */
+                programId: string;
+                /** @description Only this intake of the program (default: all) */
+                intakeId?: string;
+                /** @description true: rank by reviewer-normalised totals (raw scores are kept and shown) */
+                normalised?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ranking"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RUBRIC_MISSING`: Program has no rubric */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RUBRIC_MISSING";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getApiV1StaffIntakesByIdDecisionsDue: {
         parameters: {
             query?: never;
@@ -15440,6 +15897,227 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffProgramsByIdReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    putApiV1StaffProgramsByIdReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

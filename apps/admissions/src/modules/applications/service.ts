@@ -11,6 +11,7 @@ import type { Application, MoveRequest, Origin, Precondition } from "../workflow
 import {
   adjustCount,
   assertVersion,
+  blinderFor,
   loadApplication,
   loadVisible,
   lostRace,
@@ -44,8 +45,9 @@ export { type Filters, filtersFor, listApplications, whereOf } from "./internal/
 
 const load = loadApplication;
 
+/** One application, blinded for a reviewer where its program runs blind review. */
 export const getApplication = (deps: ApplicationsDeps, viewer: User, id: string) =>
-  deps.db.run((sql) => loadVisible(sql, id, viewer));
+  deps.db.run(async (sql) => (await blinderFor(sql, viewer))(await loadVisible(sql, id, viewer)));
 
 /** A draft for an open intake; one per applicant and intake. */
 export async function createApplication(
@@ -146,7 +148,10 @@ export function transition(
   request: MoveRequest,
 ): Promise<Application> {
   const nowMs = deps.now();
-  return deps.db.transaction((tx) => moveApplication(tx, deps.move, origin, id, request, nowMs));
+  return deps.db.transaction(async (tx) => {
+    const moved = await moveApplication(tx, deps.move, origin, id, request, nowMs);
+    return (await blinderFor(tx, origin.actor))(moved);
+  });
 }
 
 /** The history of an application the viewer may see. */

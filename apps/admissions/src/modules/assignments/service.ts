@@ -9,3 +9,8 @@ export {
   isConflicted,
   unassignReviewer,
 } from "./internal/assign.ts";
+export {
+  type Disagreement,
+  type ExtraReviewOutcome,
+  requestExtraReview,
+} from "./internal/extra.ts";

@@ -7,9 +7,10 @@ import type { DocumentChecklist } from "../applications/service.ts";
 import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { DocumentType } from "../catalog/model.ts";
 import type { User } from "../users/model.ts";
-import { recordAudit } from "../workflow/service.ts";
+import { isBlindFor, recordAudit } from "../workflow/service.ts";
 import { verifiedStream } from "./internal/checksum.ts";
 import type { DocumentsDeps } from "./internal/deps.ts";
+import { blindFilename } from "./internal/filename.ts";
 import type { Document, ReviewBody } from "./model.ts";
 import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
 
@@ -28,6 +29,12 @@ export { type S3Settings, s3Storage } from "./internal/s3-storage.ts";
 export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
 export { uploadDocument } from "./internal/upload.ts";
 export { documentPath } from "./queries.ts";
+
+/** Under blind review a reviewer reads a neutral file name, never the one uploaded. */
+async function forViewer(sql: SQL, viewer: User, applicationId: string, rows: DocumentRow[]) {
+  if (!(await isBlindFor(sql, viewer, applicationId))) return rows;
+  return rows.map((row) => ({ ...row, file_name: blindFilename(row) }));
+}
 
 export async function findDocument(sql: SQL, applicationId: string, documentId: string) {
   const [row] = (await sql`SELECT * FROM documents
@@ -52,7 +59,7 @@ export async function listDocuments(
       requestUrl,
       page,
       count,
-      rows.map((row) => toDocument(row, viewer)),
+      (await forViewer(sql, viewer, applicationId, rows)).map((row) => toDocument(row, viewer)),
     );
   });
 }
@@ -60,7 +67,9 @@ export async function listDocuments(
 export const getDocument = (deps: DocumentsDeps, viewer: User, appId: string, docId: string) =>
   deps.db.run(async (sql) => {
     await visibleApplication(sql, appId, viewer);
-    return toDocument(await findDocument(sql, appId, docId), viewer);
+    const [row] = await forViewer(sql, viewer, appId, [await findDocument(sql, appId, docId)]);
+    if (!row) throw notFound("Document");
+    return toDocument(row, viewer);
   });
 
 /** The stored bytes, streamed and checked against their SHA-256, and what the headers need. */
@@ -72,7 +81,11 @@ export async function openDocument(
 ) {
   const row = await deps.db.run(async (sql) => {
     await visibleApplication(sql, applicationId, viewer);
-    return findDocument(sql, applicationId, documentId);
+    const [found] = await forViewer(sql, viewer, applicationId, [
+      await findDocument(sql, applicationId, documentId),
+    ]);
+    if (!found) throw notFound("Document");
+    return found;
   });
   const blob = await deps.storage.read(row.storage_key);
   // The database lists it, so its absence is the server's fault (a 500, logged), not a 404.
@@ -139,7 +152,11 @@ export async function reviewDocument(
       },
       at,
     );
-    return toDocument(await findDocument(tx, applicationId, documentId), staff);
+    const [row] = await forViewer(tx, staff, applicationId, [
+      await findDocument(tx, applicationId, documentId),
+    ]);
+    if (!row) throw notFound("Document");
+    return toDocument(row, staff);
   });
 }
 

@@ -72,7 +72,8 @@ export const intakes = (deps: Deps) =>
     })
     .get(
       "/:id/waitlist/",
-      ({ params, query, request }) => listWaitlist(deps, params.id, pageOf(query), request.url),
+      ({ actor, params, query, request }) =>
+        listWaitlist(deps, actor, params.id, pageOf(query), request.url),
       {
         auth: STAFF,
         params: IntakeParams,

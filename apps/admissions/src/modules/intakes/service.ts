@@ -2,9 +2,11 @@ import type { Db } from "../../db/client.ts";
 import type { Page, PageOf } from "../../lib/pagination.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
+import type { User } from "../users/model.ts";
 import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
 import {
   type ApplicationRow,
+  blinderFor,
   lockIntake,
   moveApplication,
   seatsOf,
@@ -52,9 +54,10 @@ export function promoteFromWaitlist(
 export const getSeats = (deps: IntakesDeps, intakeId: string) =>
   deps.db.run((sql) => seatsOf(sql, intakeId));
 
-/** The intake's waitlist in promotion order. */
+/** The intake's waitlist in promotion order (blinded for reviewers where the program says). */
 export function listWaitlist(
   deps: IntakesDeps,
+  viewer: User,
   intakeId: string,
   page: Page,
   requestUrl: string,
@@ -65,7 +68,13 @@ export function listWaitlist(
       WHERE a.intake_id = ${intakeId} AND a.status = 'waitlisted'
       ORDER BY a.waitlist_position ASC, a.id ASC
       LIMIT ${page.limit} OFFSET ${page.offset}`) as ApplicationRow[];
-    return toPage(requestUrl, page, seats.waitlisted, rows.map(toApplication));
+    const blind = await blinderFor(sql, viewer);
+    return toPage(
+      requestUrl,
+      page,
+      seats.waitlisted,
+      rows.map((row) => blind(toApplication(row))),
+    );
   });
 }
 

@@ -3,14 +3,16 @@ import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
-import { isConflicted } from "../assignments/service.ts";
+import { isConflicted, requestExtraReview } from "../assignments/service.ts";
+import { findReviewSettings } from "../review-settings/service.ts";
 import { assertScores, findRubric, weightedTotal } from "../rubric/service.ts";
 import type { User } from "../users/model.ts";
 import type { Origin } from "../workflow/model.ts";
 import { loadVisible, recordAudit } from "../workflow/service.ts";
 import { type ApplicationReviews, RECOMMENDATIONS, type Review, type ReviewBody } from "./model.ts";
 
-export type ReviewsDeps = { db: Db; now: () => number };
+/** `defaultThreshold`: ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD (0: off unless the program sets one). */
+export type ReviewsDeps = { db: Db; now: () => number; defaultThreshold: number };
 
 type StaffOrigin = Origin & { actor: User };
 
@@ -92,7 +94,21 @@ export function saveReview(
       },
       at,
     );
-    const mine = (await reviewsOf(tx, applicationId)).find((r) => r.reviewer_id === reviewer.id);
+    const rows = await reviewsOf(tx, applicationId);
+    const counted = rows.filter((row) => toInt(row.conflicted) === 0);
+    const settings = await findReviewSettings(tx, application.program.id, deps.defaultThreshold);
+    await requestExtraReview(
+      tx,
+      deps.db,
+      origin,
+      application,
+      {
+        totals: counted.map((row) => weightedTotal(rubric, JSON.parse(row.scores))),
+        threshold: settings.effectiveThreshold ?? 0,
+      },
+      at,
+    );
+    const mine = rows.find((r) => r.reviewer_id === reviewer.id);
     if (!mine) throw new Error("review row vanished");
     return toReview(mine, total);
   });

@@ -199,6 +199,9 @@ export const AUDIT_ACTIONS = [
   "reason.created",
   "reason.updated",
   "intake.decisions_due_set",
+  "program.review_settings_set",
+  "review.extra_requested",
+  "review.extra_flagged",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;

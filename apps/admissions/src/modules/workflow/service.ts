@@ -6,6 +6,14 @@
  * cycle; features plug in through `TransitionEffects`.
  */
 export {
+  BLIND_NAME,
+  blinderFor,
+  blindPrograms,
+  isBlindable,
+  isBlindFor,
+  redactApplication,
+} from "./internal/blind.ts";
+export {
   adjustCount,
   type CountFilters,
   countFromTotals,

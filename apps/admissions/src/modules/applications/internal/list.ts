@@ -7,7 +7,9 @@ import { isStaff, type User } from "../../users/model.ts";
 import type { Application, ApplicationStatus, Transition } from "../../workflow/model.ts";
 import {
   type ApplicationRow,
+  blinderFor,
   countFromTotals,
+  isBlindable,
   selectApplications,
   type TransitionRow,
   toApplication,
@@ -101,8 +103,12 @@ export function whereOf(sql: SQL, f: Filters, statuses = f.statuses): Fragment {
   }
   if (f.query.search) {
     const pattern = containsPattern(f.query.search);
-    conditions.push(sql`(lower(u.full_name) LIKE ${pattern} ESCAPE '\\'
-      OR lower(u.email) LIKE ${pattern} ESCAPE '\\'
+    // A reviewer's search must not find blind programs' applicants by name or email: the
+    // matches alone would tell who applied.
+    const person = sql`(lower(u.full_name) LIKE ${pattern} ESCAPE '\\'
+      OR lower(u.email) LIKE ${pattern} ESCAPE '\\')`;
+    const byPerson = isBlindable(f.viewer) ? sql`(NOT p.blind_review AND ${person})` : person;
+    conditions.push(sql`(${byPerson}
       OR lower(p.name) LIKE ${pattern} ESCAPE '\\'
       OR lower(p.code) LIKE ${pattern} ESCAPE '\\')`);
   }
@@ -171,7 +177,13 @@ export async function listApplications(
             intakeId: query.intakeId,
           })
         : await countMatching(sql, whereOf(sql, filters));
-    return toPage(requestUrl, page, count, rows.map(toApplication));
+    const blind = await blinderFor(sql, viewer);
+    return toPage(
+      requestUrl,
+      page,
+      count,
+      rows.map((row) => blind(toApplication(row))),
+    );
   });
 }
 

@@ -125,6 +125,9 @@ export function assignReviewer(
     await tx`UPDATE program_reviewers SET last_assigned_at = ${at}
       WHERE program_id = ${application.program.id} AND reviewer_id = ${chosen}`;
     await notifyReviewer(tx, chosen, application, at);
+    // An application flagged for an extra review nobody was free for: this answers it.
+    await tx`UPDATE review_extra_requests SET reviewer_id = ${chosen}, resolved_at = ${at}
+      WHERE application_id = ${applicationId} AND resolved_at IS NULL`;
     await recordAudit(
       tx,
       origin,
@@ -153,7 +156,12 @@ export function assignReviewer(
  * The reviewer hears of the assignment by email, written with it (the outbox): the program,
  * the intake and the reference, nothing of the applicant beyond what the staff console shows.
  */
-async function notifyReviewer(tx: SQL, reviewerId: string, application: Application, at: string) {
+export async function notifyReviewer(
+  tx: SQL,
+  reviewerId: string,
+  application: Application,
+  at: string,
+) {
   const [reviewer] = (await tx`SELECT email, full_name FROM users WHERE id = ${reviewerId}`) as {
     email: string;
     full_name: string;

@@ -47,3 +47,11 @@ export function contentDisposition(filename: string): string {
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * The name shown instead of the client's under blind review: client file names often carry
+ * the applicant's name ("ada-lovelace-transcript.pdf"). The type and the id's first characters
+ * keep several documents of one type apart.
+ */
+export const blindFilename = (row: { id: string; type: string; media_type: MediaType }) =>
+  `${row.type}-${row.id.slice(-8)}${EXTENSIONS[row.media_type][0] ?? ""}`;

@@ -3,7 +3,7 @@ import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { visibleApplication } from "../../applications/service.ts";
 import { isStaff, type User } from "../../users/model.ts";
-import { recordAudit } from "../../workflow/service.ts";
+import { BLIND_NAME, isBlindFor, recordAudit } from "../../workflow/service.ts";
 import type { FeeSummary, Receipt, RefundBody } from "../model.ts";
 import { findPayment, formatReceiptNumber, type PaymentRow } from "../queries.ts";
 import { type PaymentsDeps, presentOne, visiblePayment } from "./access.ts";
@@ -237,7 +237,10 @@ export const getReceipt = (deps: PaymentsDeps, viewer: User, paymentId: string) 
       applicationId: row.application_id,
       program: facts.programCode,
       intake: facts.intakeTerm,
-      payer: { name: payer?.full_name ?? "", email: payer?.email ?? "" },
+      // A reviewer on a blind-review program does not learn who paid (the applicant).
+      payer: (await isBlindFor(sql, viewer, row.application_id))
+        ? { name: BLIND_NAME, email: "" }
+        : { name: payer?.full_name ?? "", email: payer?.email ?? "" },
       amount: money(row.amount),
       refunded: money(row.amount_refunded),
       provider: row.provider,

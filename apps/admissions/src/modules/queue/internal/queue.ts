@@ -2,7 +2,12 @@ import type { Db } from "../../../db/client.ts";
 import { toBool, toInt, toIso } from "../../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
 import type { User } from "../../users/model.ts";
-import { type ApplicationRow, selectApplications, toApplication } from "../../workflow/service.ts";
+import {
+  type ApplicationRow,
+  blinderFor,
+  selectApplications,
+  toApplication,
+} from "../../workflow/service.ts";
 import type { QueueItem, QueueQuery } from "../model.ts";
 
 export type QueueDeps = { db: Db };
@@ -37,11 +42,12 @@ export function reviewQueue(
           reviewed: unknown;
         }[])
       : [];
+    const blind = await blinderFor(sql, reviewer);
     const byId = new Map(extra.map((row) => [row.application_id, row]));
     const items = rows.map((row) => {
       const meta = byId.get(row.id);
       return {
-        application: toApplication(row),
+        application: blind(toApplication(row)),
         assignedAt: toIso(meta?.assigned_at),
         reviewed: toBool(meta?.reviewed),
       };
