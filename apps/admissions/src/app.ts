@@ -39,6 +39,7 @@ import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
+import { interviews } from "./modules/interviews/index.ts";
 import { mfa } from "./modules/mfa/index.ts";
 import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { outbox } from "./modules/outbox/index.ts";
@@ -193,6 +194,7 @@ export function createApp(deps: AppDeps) {
     .use(conditions({ ...routed, move }))
     .use(reasons(routed))
     .use(deferrals({ ...routed, move }))
+    .use(interviews({ ...routed, move, mailFrom: deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom }))
     .use(intakes({ ...routed, move }))
     .use(assignments({ ...routed, move }))
     .use(reviews(routed))

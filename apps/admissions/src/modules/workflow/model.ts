@@ -13,6 +13,7 @@ export const STATUSES = [
   "draft",
   "submitted",
   "under_review",
+  "interviewing",
   "offered",
   "conditionally_offered",
   "waitlisted",
@@ -199,6 +200,11 @@ export const AUDIT_ACTIONS = [
   "reason.created",
   "reason.updated",
   "intake.decisions_due_set",
+  "interview.created",
+  "interview.invited",
+  "interview.rescheduled",
+  "interview.cancelled",
+  "interview.scored",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;
@@ -230,7 +236,8 @@ export type MoveVia =
   | "promotion"
   | "assignment"
   | "expiry"
-  | "conditions";
+  | "conditions"
+  | "interview";
 
 export type MoveRequest = {
   to: ApplicationStatus;
