@@ -35,7 +35,11 @@ export const Interview = t.Object({
     minimum: 0,
     description: "The invitation's iCalendar SEQUENCE: raised by every reschedule and cancel",
   }),
-  applicantNote: t.Nullable(t.String({ description: "Why the applicant asked to reschedule" })),
+  applicantNote: t.Nullable(
+    t.String({
+      description: "The applicant's note: why they asked for another time, or cancelled",
+    }),
+  ),
   cancelReason: t.Nullable(t.String()),
   panel: t.Array(Person, { description: "Staff only (empty for the applicant)" }),
   scores: t.Array(InterviewScore, { description: "Staff only (empty for the applicant)" }),

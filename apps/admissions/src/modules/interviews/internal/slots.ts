@@ -1,6 +1,6 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import { toIso } from "../../../db/dialect.ts";
+import { type Dialect, forUpdateOf, toIso } from "../../../db/dialect.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { isStaff, type User } from "../../users/model.ts";
@@ -38,13 +38,20 @@ function timesOf(startsAt: string, minutes: number, nowMs: number) {
   return { startsAt: isoAt(start), endsAt: isoAt(start + minutes * 60_000) };
 }
 
-/** 409 INTERVIEW_CLASH naming who is busy and with which interview. */
+/**
+ * 409 INTERVIEW_CLASH naming who is busy and with which interview. The panel members' rows are
+ * locked first (PostgreSQL; in id order, so two bookings cannot deadlock): two admins booking
+ * the same person at once take turns, and the second sees the first's interview.
+ */
 async function assertNoClash(
   tx: SQL,
+  dialect: Dialect,
   panel: string[],
   times: { startsAt: string; endsAt: string },
   exceptId: string | null,
 ) {
+  await tx`SELECT u.id FROM users u WHERE u.id IN ${tx(panel)}
+    ORDER BY u.id${forUpdateOf(tx, dialect, "u")}`;
   const clashes = await panelClashes(tx, panel, times.startsAt, times.endsAt, exceptId);
   if (clashes.length) {
     throw problem("INTERVIEW_CLASH", {
@@ -78,7 +85,7 @@ export function createSlot(
   const where = whereOf(body, null);
   return deps.db.transaction(async (tx) => {
     await assertPanel(tx, body.panel);
-    await assertNoClash(tx, body.panel, times, null);
+    await assertNoClash(tx, deps.db.dialect, body.panel, times, null);
     const id = newId();
     await tx`INSERT INTO interviews ${tx({
       id,
@@ -136,7 +143,7 @@ export function rescheduleInterview(
     const times = timesOf(body.startsAt, minutes, nowMs);
     const where = whereOf(body, { location: row.location, meetingUrl: row.meeting_url });
     const panel = await panelOf(tx, id);
-    await assertNoClash(tx, panel, times, id);
+    await assertNoClash(tx, deps.db.dialect, panel, times, id);
     const invited = row.application_id !== null;
     await tx`UPDATE interviews SET ${tx({
       starts_at: times.startsAt,
