@@ -37,7 +37,7 @@ describe("migration 0008 on a database with data", () => {
       await sql`INSERT INTO deferrals ${sql({ id: "d1", application_id: "a1", from_intake_id: "i1", to_intake_id: "i2", status: "requested", requested_by: "u1", requested_at: at })}`;
       await sql`INSERT INTO application_transitions ${sql({ id: "t1", application_id: "a1", to_status: "draft", actor_id: "u1", actor_role: "applicant", created_at: at })}`;
     });
-    expect(await migrate(db)).toEqual(["0008"]);
+    expect(await migrate(db)).toEqual(["0008_interviews"]);
     const counts = await db.run(
       async (sql) =>
         (

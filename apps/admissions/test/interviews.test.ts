@@ -22,6 +22,11 @@ import {
 const { ctx, admin, reviewer, reviewer2, intake } = await interviewsContext();
 const post = (who: typeof admin, path: string, body?: unknown) =>
   call(ctx, who, "POST", path, body);
+/**
+ * Ten minutes on: a slot made 6 minutes ahead (0.1 h) has started. Access tokens live 15
+ * minutes by the app's clock, so "the past" is reached by short steps, not hours.
+ */
+const STARTED = 10 * 60_000;
 const unfold = (text: string) => text.replace(/\r\n[ \t]/g, "");
 
 describe("slots", () => {
@@ -183,22 +188,23 @@ describe("invitations", () => {
       applicationId: submitted.application.id,
     });
     expect((await problemWith(early)).code).toBe("INTERVIEW_NOT_ALLOWED");
-    const soon = await createSlot(ctx, admin, slotBody(ctx, [reviewer2], 1));
-    ctx.clock.advance(2 * HOUR);
+    const soon = await createSlot(ctx, admin, slotBody(ctx, [await signIn(ctx, "reviewer")], 0.1));
+    ctx.clock.advance(STARTED);
     try {
       const past = await post(admin, `${PATH}${soon.id}/invite/`, {
         applicationId: other.application.id,
       });
       expect((await problemWith(past)).code).toBe("INTERVIEW_CLOSED");
     } finally {
-      ctx.clock.advance(-2 * HOUR);
+      ctx.clock.advance(-STARTED);
     }
     await expectJson(await post(admin, `${PATH}${second.id}/cancel/`));
     const cancelled = await post(admin, `${PATH}${second.id}/invite/`, {
       applicationId: other.application.id,
     });
     expect((await problemWith(cancelled)).code).toBe("INTERVIEW_NOT_OPEN");
-    const missing = await post(admin, `${PATH}${second.id}/invite/`, { applicationId: "nope" });
+    const third = await createSlot(ctx, admin, slotBody(ctx, [reviewer2], 320));
+    const missing = await post(admin, `${PATH}${third.id}/invite/`, { applicationId: "nope" });
     expect(missing.status).toBe(404);
     expect((await post(admin, `${PATH}nope/invite/`, { applicationId: "x" })).status).toBe(404);
     expect(
@@ -337,49 +343,52 @@ describe("the applicant's side", () => {
   });
 
   test("an admin cancels with a reason the applicant is told; past interviews are closed to the applicant", async () => {
-    const { slot, applicant, application } = await invited(ctx, admin, [reviewer2], intake.id, 1);
-    ctx.clock.advance(2 * HOUR);
+    const panelist = await signIn(ctx, "reviewer");
+    const { slot, applicant, application } = await invited(ctx, admin, [panelist], intake.id, 0.1);
+    ctx.clock.advance(STARTED);
     try {
       for (const action of ["confirm", "reschedule-request", "cancel"]) {
         const res = await post(applicant, `${PATH}${slot.id}/${action}/`);
         expect((await problemWith(res)).code).toBe("INTERVIEW_CLOSED");
       }
     } finally {
-      ctx.clock.advance(-2 * HOUR);
+      ctx.clock.advance(-STARTED);
     }
     await expectJson(await post(admin, `${PATH}${slot.id}/cancel/`, { note: "Panel ill" }));
     const { latest } = await outboxEmail(ctx, application.id, "interview_cancelled");
     expect(latest?.body).toContain("Reason: Panel ill");
-    expect((await post(reviewer2, `${PATH}${slot.id}/cancel/`)).status).toBe(403);
+    expect((await post(panelist, `${PATH}${slot.id}/cancel/`)).status).toBe(403);
   });
 });
 
 describe("scores feed the review", () => {
   test("panel members score once it has started, on the rubric's scale; the mean shows beside the review total", async () => {
-    const { slot, application } = await invited(ctx, admin, [reviewer, reviewer2], intake.id, 2);
+    const one = await signIn(ctx, "reviewer");
+    const two = await signIn(ctx, "reviewer");
+    const { slot, application } = await invited(ctx, admin, [one, two], intake.id, 0.1);
     const score = (who: typeof admin, body: unknown) =>
       call(ctx, who, "PUT", `${PATH}${slot.id}/scores/mine/`, body);
-    const early = await score(reviewer, { score: 4 });
+    const early = await score(one, { score: 4 });
     expect((await problemWith(early)).code).toBe("INTERVIEW_NOT_HELD");
-    ctx.clock.advance(3 * HOUR);
+    ctx.clock.advance(STARTED);
     try {
       const notPanel = await score(admin, { score: 4 });
       expect(notPanel.status).toBe(403);
       expect((await problemWith(notPanel)).code).toBe("NOT_ON_PANEL");
       const applicant = await signIn(ctx);
       expect((await score(applicant, { score: 4 })).status).toBe(403);
-      const outside = await score(reviewer, { score: 6 });
+      const outside = await score(one, { score: 6 });
       expect(outside.status).toBe(422);
       expect((await problemWith(outside)).errors).toEqual([
         { path: "/body/score", message: "must be within the rubric's scale 1–5" },
       ]);
-      expect((await score(reviewer, { score: "4" })).status).toBe(422);
-      await expectJson(await score(reviewer, { score: 3, comment: "Nervous start" }));
-      await expectJson(await score(reviewer, { score: 4, comment: "Strong finish" }));
-      const both = await expectJson<Interview>(await score(reviewer2, { score: 5 }));
+      expect((await score(one, { score: "4" })).status).toBe(422);
+      await expectJson(await score(one, { score: 3, comment: "Nervous start" }));
+      await expectJson(await score(one, { score: 4, comment: "Strong finish" }));
+      const both = await expectJson<Interview>(await score(two, { score: 5 }));
       expect(both.scores.map((s) => [s.panelist.id, s.score])).toEqual([
-        [reviewer.user.id, 4],
-        [reviewer2.user.id, 5],
+        [one.user.id, 4],
+        [two.user.id, 5],
       ]);
       const reviews = await expectJson<ApplicationReviews>(
         await call(ctx, admin, "GET", `/api/v1/applications/${application.id}/reviews/`),
@@ -387,7 +396,7 @@ describe("scores feed the review", () => {
       expect(reviews.interview).toEqual({ score: 4.5, scores: 2 });
       // Back to under_review (a reviewer may), then a decision: scores close with the review.
       await expectJson(
-        await post(reviewer, `/api/v1/applications/${application.id}/transitions/`, {
+        await post(one, `/api/v1/applications/${application.id}/transitions/`, {
           to: "under_review",
         }),
       );
@@ -396,10 +405,10 @@ describe("scores feed the review", () => {
           decision: "reject",
         }),
       );
-      const closed = await score(reviewer, { score: 2 });
+      const closed = await score(one, { score: 2 });
       expect((await problemWith(closed)).code).toBe("REVIEWS_CLOSED");
     } finally {
-      ctx.clock.advance(-3 * HOUR);
+      ctx.clock.advance(-STARTED);
     }
   });
 
@@ -413,13 +422,16 @@ describe("scores feed the review", () => {
       ctx,
       admin,
     );
-    const { slot } = await invited(ctx, admin, [reviewer], bare.id, 3);
-    ctx.clock.advance(4 * HOUR);
+    const panelist = await signIn(ctx, "reviewer");
+    const { slot } = await invited(ctx, admin, [panelist], bare.id, 0.1);
+    ctx.clock.advance(STARTED);
     try {
-      const res = await call(ctx, reviewer, "PUT", `${PATH}${slot.id}/scores/mine/`, { score: 3 });
+      const res = await call(ctx, panelist, "PUT", `${PATH}${slot.id}/scores/mine/`, {
+        score: 3,
+      });
       expect((await problemWith(res)).code).toBe("RUBRIC_MISSING");
     } finally {
-      ctx.clock.advance(-4 * HOUR);
+      ctx.clock.advance(-STARTED);
     }
   });
 });
