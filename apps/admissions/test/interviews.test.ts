@@ -223,6 +223,26 @@ describe("invitations", () => {
     );
     const res = await post(admin, `${PATH}${slot.id}/invite/`, { applicationId: application.id });
     expect((await problemWith(res)).code).toBe("REVIEWER_CONFLICTED");
+    // Invited to another panel's slot, the interview stays out of the conflicted reviewer's view.
+    const { interview } = await (async () => {
+      const other = await createSlot(ctx, admin, slotBody(ctx, [reviewer2], 410));
+      return {
+        interview: await expectJson<Interview>(
+          await post(admin, `${PATH}${other.id}/invite/`, { applicationId: application.id }),
+        ),
+      };
+    })();
+    const hidden = await call(ctx, conflicted, "GET", `${PATH}${interview.id}/`);
+    expect(hidden.status).toBe(403);
+    expect((await problemWith(hidden)).code).toBe("CONFLICT_OF_INTEREST");
+    const listed = await expectJson<{ results: Interview[] }>(
+      await call(ctx, conflicted, "GET", `${PATH}?applicationId=${application.id}`),
+    );
+    expect(listed.results).toEqual([]);
+    const seen = await expectJson<{ results: Interview[] }>(
+      await call(ctx, reviewer, "GET", `${PATH}?applicationId=${application.id}`),
+    );
+    expect(seen.results.map((i) => i.id)).toEqual([interview.id]);
   });
 });
 

@@ -68,10 +68,12 @@ export const interviews = (deps: Deps) =>
     .get("/:interviewId/", ({ actor, params }) => getInterview(deps, actor, params.interviewId), {
       auth: true,
       params: InterviewParams,
-      response: { 200: Interview, ...problems("NOT_FOUND") },
+      response: { 200: Interview, ...problems("NOT_FOUND", "CONFLICT_OF_INTEREST") },
       detail: {
         tags,
         summary: "One interview (staff; the invited applicant without panel and scores)",
+        description:
+          "403 CONFLICT_OF_INTEREST for staff who declared one with the application (the list leaves those interviews out for them).",
         security: readSecurity,
       },
     })

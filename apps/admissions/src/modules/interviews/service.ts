@@ -12,10 +12,6 @@ export {
   inviteToInterview,
   requestReschedule,
 } from "./internal/invitations.ts";
+export { getInterview, listInterviews } from "./internal/read.ts";
 export { interviewSummary, saveInterviewScore } from "./internal/scores.ts";
-export {
-  createSlot,
-  getInterview,
-  listInterviews,
-  rescheduleInterview,
-} from "./internal/slots.ts";
+export { createSlot, rescheduleInterview } from "./internal/slots.ts";

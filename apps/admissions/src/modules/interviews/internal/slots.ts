@@ -5,13 +5,12 @@ import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import { loadApplication, recordAudit } from "../../workflow/service.ts";
-import type { Interview, InterviewQuery, Reschedule, SlotCreate } from "../model.ts";
+import type { Interview, Reschedule, SlotCreate } from "../model.ts";
 import {
   findInterview,
   type InterviewRow,
   panelClashes,
   panelOf,
-  selectInterviews,
   toInterviews,
 } from "../queries.ts";
 import { type InterviewsDeps, loadInterview, parseMailbox, type UserOrigin } from "./deps.ts";
@@ -181,28 +180,3 @@ export function rescheduleInterview(
 
 export const closed = (why: string) =>
   problem("INTERVIEW_CLOSED", { detail: `The interview is ${why}` });
-
-/** One interview: staff any, an applicant only their own. */
-export const getInterview = (deps: InterviewsDeps, viewer: User, id: string) =>
-  deps.db.run(async (sql) => showInterview(sql, await loadInterview(sql, id, viewer), viewer));
-
-/**
- * Interviews by start time: staff filter all of them; an applicant sees the ones they were
- * invited to, whatever they ask for.
- */
-export function listInterviews(deps: InterviewsDeps, viewer: User, query: InterviewQuery) {
-  return deps.db.run(async (sql) => {
-    const staff = isStaff(viewer.role);
-    const where = [
-      staff ? sql`1 = 1` : sql`a.applicant_id = ${viewer.id}`,
-      query.applicationId ? sql`iv.application_id = ${query.applicationId}` : sql`1 = 1`,
-      query.status ? sql`iv.status = ${query.status}` : sql`1 = 1`,
-      staff && query.mine
-        ? sql`iv.id IN (SELECT interview_id FROM interview_panel WHERE user_id = ${viewer.id})`
-        : sql`1 = 1`,
-    ].reduce((all, next) => sql`${all} AND ${next}`);
-    const rows = (await sql`${selectInterviews(sql)} WHERE ${where}
-      ORDER BY iv.starts_at, iv.id LIMIT 200`) as InterviewRow[];
-    return { results: await toInterviews(sql, rows, staff) };
-  });
-}
