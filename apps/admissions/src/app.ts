@@ -127,7 +127,13 @@ export function createApp(deps: AppDeps) {
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
   const move =
-    deps.move ?? workflowMoveDeps(db, checks, { ...DEFAULT_SETTINGS.workflow, ...deps.workflow });
+    deps.move ??
+    workflowMoveDeps(
+      db,
+      checks,
+      { ...DEFAULT_SETTINGS.workflow, ...deps.workflow },
+      deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom,
+    );
   const applicationsDeps = { db, now: authDeps.now, move };
   const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
   const paymentSettings = { ...DEFAULT_SETTINGS.payments, ...deps.payments };

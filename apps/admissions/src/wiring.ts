@@ -1,11 +1,12 @@
 import type { Logger } from "@platform/server";
-import { DEFAULT_REMINDERS } from "./config.ts";
+import { DEFAULT_REMINDERS, DEFAULT_SETTINGS } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
 import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
+import { interviewEffects } from "./modules/interviews/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,
@@ -40,6 +41,7 @@ export const workflowMoveDeps = (
   db: Db,
   checks: SubmissionChecks,
   settings: WorkflowSettings,
+  mailFrom = DEFAULT_SETTINGS.mailFrom,
 ): MoveDeps => ({
   dialect: db.dialect,
   effects: combineEffects(
@@ -49,6 +51,7 @@ export const workflowMoveDeps = (
     reasonEffects,
     profileSnapshotEffects,
     notificationEffects,
+    interviewEffects(mailFrom),
     auditEffects,
   ),
 });

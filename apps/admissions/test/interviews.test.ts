@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Interview } from "../src/modules/interviews/model.ts";
 import type { ApplicationReviews } from "../src/modules/reviews/model.ts";
+import { type RequestJson, requestErasure } from "./data-rights-support.ts";
 import {
   createSlot,
   HOUR,
@@ -10,7 +11,7 @@ import {
   PATH,
   slotBody,
 } from "./interviews-support.ts";
-import { type ApplicationJson, type Paged, signIn } from "./support.ts";
+import { type ApplicationJson, PASSWORD, type Paged, signIn } from "./support.ts";
 import {
   applicationUnderReview,
   call,
@@ -427,6 +428,10 @@ describe("scores feed the review", () => {
       );
       const closed = await score(one, { score: 2 });
       expect((await problemWith(closed)).code).toBe("REVIEWS_CLOSED");
+      // An interview already held is not cancelled by the decision: its scores stay on record.
+      const held = await expectJson<Interview>(await call(ctx, admin, "GET", `${PATH}${slot.id}/`));
+      expect(held.status).toBe("invited");
+      expect(held.scores).toHaveLength(2);
     } finally {
       ctx.clock.advance(-STARTED);
     }
@@ -457,7 +462,7 @@ describe("scores feed the review", () => {
 });
 
 describe("interviewing in the lifecycle", () => {
-  test("admins decide straight from interviewing; the applicant may withdraw; reviewers cannot decide", async () => {
+  test("admins decide straight from interviewing, the applicant may withdraw: interviews to come are cancelled", async () => {
     const a = await invited(ctx, admin, [reviewer], intake.id, 900);
     const refused = await post(reviewer, `/api/v1/applications/${a.application.id}/decision/`, {
       decision: "offer",
@@ -476,9 +481,54 @@ describe("interviewing in the lifecycle", () => {
       }),
     );
     expect(withdrawn.status).toBe("withdrawn");
+    // Both interviews were still to come: cancelled with the move, the applicants sent a CANCEL,
+    // the panels free again at those times.
+    for (const { slot, application } of [a, b]) {
+      const after = await expectJson<Interview>(
+        await call(ctx, admin, "GET", `${PATH}${slot.id}/`),
+      );
+      expect(after).toMatchObject({ status: "cancelled", sequence: 1 });
+      const { count, latest } = await outboxEmail(ctx, application.id, "interview_cancelled");
+      expect(count).toBe(1);
+      expect(latest?.attachment_content).toContain("METHOD:CANCEL");
+    }
+    const cancelledA = await expectJson<Interview>(
+      await call(ctx, admin, "GET", `${PATH}${a.slot.id}/`),
+    );
+    expect(cancelledA.cancelReason).toBe("The application is offered");
+    const reuse = await post(admin, PATH, {
+      ...slotBody(ctx, [reviewer2], 910),
+      startsAt: b.slot.startsAt,
+    });
+    expect(reuse.status).toBe(201);
     const filtered = await expectJson<Paged<ApplicationJson>>(
       await call(ctx, admin, "GET", "/api/v1/applications/?status=interviewing"),
     );
     expect(filtered.results.every((x) => x.status === "interviewing")).toBe(true);
+  });
+});
+
+describe("erasure", () => {
+  test("the applicant's notes, the calendar files and the panel's comments go with their data", async () => {
+    const { slot, applicant, application } = await invited(ctx, admin, [reviewer], intake.id, 1000);
+    await expectJson(
+      await post(applicant, `${PATH}${slot.id}/reschedule-request/`, { note: "My surgery" }),
+    );
+    const asked = await requestErasure(ctx, applicant, PASSWORD);
+    const request = await expectJson<RequestJson>(asked, 201);
+    await expectJson(await post(admin, `/api/v1/data-rights/requests/${request.id}/approve/`));
+    const after = await expectJson<Interview>(await call(ctx, admin, "GET", `${PATH}${slot.id}/`));
+    expect(after).toMatchObject({ status: "cancelled", applicantNote: null });
+    expect(after.cancelReason).toBe("[erased]");
+    const rows = (await ctx.db.run(
+      (sql) => sql`SELECT to_address, body, attachment_content FROM email_outbox
+        WHERE application_id = ${application.id}`,
+    )) as { to_address: string; body: string; attachment_content: string | null }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.attachment_content).toBeNull();
+      expect(row.to_address).not.toBe(applicant.user.email);
+      expect(row.body).not.toContain("Test applicant");
+    }
   });
 });

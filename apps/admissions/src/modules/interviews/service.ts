@@ -5,6 +5,7 @@
  * The module's public face: its controller, the reviews module and the app import from here.
  */
 export { type InterviewsDeps, parseMailbox } from "./internal/deps.ts";
+export { interviewEffects } from "./internal/effects.ts";
 export { calendarOf, escapeText, foldLine } from "./internal/ics.ts";
 export {
   cancelInterview,
