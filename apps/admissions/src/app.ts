@@ -40,6 +40,7 @@ import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
+import { interviews } from "./modules/interviews/index.ts";
 import { mfa } from "./modules/mfa/index.ts";
 import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { outbox } from "./modules/outbox/index.ts";
@@ -131,7 +132,13 @@ export function createApp(deps: AppDeps) {
   const rateLimiting = rateLimitGuard(deps.trustedProxies);
   const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
   const move =
-    deps.move ?? workflowMoveDeps(db, checks, { ...DEFAULT_SETTINGS.workflow, ...deps.workflow });
+    deps.move ??
+    workflowMoveDeps(
+      db,
+      checks,
+      { ...DEFAULT_SETTINGS.workflow, ...deps.workflow },
+      deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom,
+    );
   const disagreementThreshold =
     deps.reviewDisagreementThreshold ?? DEFAULT_SETTINGS.reviewDisagreementThreshold;
   const applicationsDeps = { db, now: authDeps.now, move };
@@ -153,7 +160,22 @@ export function createApp(deps: AppDeps) {
   };
   const documentStorage =
     deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
-  return new Elysia()
+  // The decision and review modules, mounted together: see the note on the chain below.
+  const reviewing = new Elysia()
+    .use(decision({ ...routed, applications: applicationsDeps }))
+    .use(conditions({ ...routed, move }))
+    .use(reasons(routed))
+    .use(deferrals({ ...routed, move }))
+    .use(interviews({ ...routed, move, mailFrom: deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom }))
+    .use(intakes({ ...routed, move }))
+    .use(assignments({ ...routed, move }))
+    .use(reviews({ ...routed, defaultThreshold: disagreementThreshold }))
+    .use(reviewSettings({ ...routed, defaultThreshold: disagreementThreshold }))
+    .use(calibration({ db, guard }))
+    .use(conflictOfInterest(routed))
+    .use(queue({ db, guard }))
+    .use(rubric(routed));
+  const withAccounts = new Elysia()
     .use(
       platform({
         service: "admissions",
@@ -187,7 +209,10 @@ export function createApp(deps: AppDeps) {
     .use(sessions({ db, store, now, guard }))
     .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
     .use(profile({ db, now, portalUrl, guard }))
-    .use(catalog({ ...routed, cache: catalogCache(store) }))
+    .use(catalog({ ...routed, cache: catalogCache(store) }));
+  // Two statements, not one chain: TypeScript gives up on a chain of this many Elysia
+  // instances (TS2589, "excessively deep"); the routes and their hooks are the same.
+  return withAccounts
     .use(
       applications({
         ...applicationsDeps,
@@ -196,18 +221,7 @@ export function createApp(deps: AppDeps) {
         payments: paymentsDeps,
       }),
     )
-    .use(decision({ ...routed, applications: applicationsDeps }))
-    .use(conditions({ ...routed, move }))
-    .use(reasons(routed))
-    .use(deferrals({ ...routed, move }))
-    .use(intakes({ ...routed, move }))
-    .use(assignments({ ...routed, move }))
-    .use(reviews({ ...routed, defaultThreshold: disagreementThreshold }))
-    .use(reviewSettings({ ...routed, defaultThreshold: disagreementThreshold }))
-    .use(calibration({ db, guard }))
-    .use(conflictOfInterest(routed))
-    .use(queue({ db, guard }))
-    .use(rubric(routed))
+    .use(reviewing)
     .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost, store, portalUrl }))
     .use(audit({ db, guard }))
     .use(outbox({ db, guard }))

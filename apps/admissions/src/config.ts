@@ -50,6 +50,8 @@ export type AppSettings = {
   references: ReferenceSettings;
   /** Weighted totals further apart than this request an extra review; 0: off. */
   reviewDisagreementThreshold: number;
+  /** Who emails come from: also the ORGANIZER of interview invitations (.ics). */
+  mailFrom: string;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -87,6 +89,7 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
     linkUsesPerIpPerHour: env.ADMISSIONS_REFERENCE_LINK_RATE_LIMIT,
   },
   reviewDisagreementThreshold: env.ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD,
+  mailFrom: env.ADMISSIONS_MAIL_FROM,
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

@@ -42,6 +42,7 @@ try {
     db,
     { documents: documentChecklist, fees: feeLedger },
     settings.workflow,
+    settings.mailFrom,
   );
   const metrics = createMetrics("admissions");
   admissionsMetrics(metrics, db);

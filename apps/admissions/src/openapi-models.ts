@@ -14,6 +14,7 @@ import * as documents from "./modules/documents/model.ts";
 import * as fee from "./modules/fee/model.ts";
 import * as feeWaiver from "./modules/fee-waiver/model.ts";
 import * as intakes from "./modules/intakes/model.ts";
+import * as interviews from "./modules/interviews/model.ts";
 import * as mfa from "./modules/mfa/model.ts";
 import * as outbox from "./modules/outbox/model.ts";
 import * as payments from "./modules/payments/model.ts";
@@ -53,6 +54,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   fee,
   feeWaiver,
   intakes,
+  interviews,
   mfa,
   outbox,
   payments,

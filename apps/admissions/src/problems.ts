@@ -81,6 +81,15 @@ export const admissionsProblems = {
   RUBRIC_MISSING: { status: 409, title: "Program has no rubric" },
   RUBRIC_IN_USE: { status: 409, title: "Rubric already used by reviews" },
   REVIEWS_CLOSED: { status: 409, title: "Application not under review" },
+  // Interviews
+  INTERVIEW_CLASH: { status: 409, title: "Panel member already on an interview then" },
+  INTERVIEW_NOT_OPEN: { status: 409, title: "Interview slot taken or cancelled" },
+  INTERVIEW_NOT_ALLOWED: { status: 409, title: "Application not open to interviews" },
+  INTERVIEW_ALREADY_SCHEDULED: { status: 409, title: "Application already has an interview" },
+  INTERVIEW_CLOSED: { status: 409, title: "Interview cancelled or past" },
+  INTERVIEW_STATE_CONFLICT: { status: 409, title: "Interview not in a state for that" },
+  INTERVIEW_NOT_HELD: { status: 409, title: "Interview not held yet" },
+  NOT_ON_PANEL: { status: 403, title: "Not on this interview's panel" },
   // Staff accounts
   CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, title: "Cannot change your own account this way" },
   // Staff MFA

@@ -6,6 +6,7 @@ import { auditEffects } from "./modules/audit/service.ts";
 import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
+import { interviewEffects } from "./modules/interviews/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,
@@ -41,6 +42,7 @@ export const workflowMoveDeps = (
   db: Db,
   checks: SubmissionChecks,
   settings: WorkflowSettings,
+  mailFrom = DEFAULT_SETTINGS.mailFrom,
 ): MoveDeps => ({
   dialect: db.dialect,
   effects: combineEffects(
@@ -50,6 +52,7 @@ export const workflowMoveDeps = (
     reasonEffects,
     profileSnapshotEffects,
     notificationEffects,
+    interviewEffects(mailFrom),
     auditEffects,
   ),
 });

@@ -22,6 +22,7 @@ describe("migrations", () => {
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
+      "0008_interviews",
       "0009_references",
       "0011_blind_review_calibration",
     ]);
@@ -45,6 +46,9 @@ describe("migrations", () => {
       "profiles",
       "profile_history",
       "data_requests",
+      "interviews",
+      "interview_panel",
+      "interview_scores",
       "reference_requests",
       "review_extra_requests",
     ]) {

@@ -16,7 +16,23 @@ import {
 const EXPECTED: Record<ApplicationStatus, ApplicationStatus[]> = {
   draft: ["submitted", "withdrawn"],
   submitted: ["under_review", "withdrawn"],
-  under_review: ["offered", "conditionally_offered", "waitlisted", "rejected", "withdrawn"],
+  under_review: [
+    "interviewing",
+    "offered",
+    "conditionally_offered",
+    "waitlisted",
+    "rejected",
+    "withdrawn",
+  ],
+  // Issue 19: interviews between the review and the decision.
+  interviewing: [
+    "under_review",
+    "offered",
+    "conditionally_offered",
+    "waitlisted",
+    "rejected",
+    "withdrawn",
+  ],
   waitlisted: ["offered", "rejected", "withdrawn"],
   offered: ["accepted", "declined", "offer_expired", "withdrawn"],
   accepted: ["enrolled", "conditions_not_met", "withdrawn"],

@@ -11,6 +11,13 @@ export type Received = {
   text: string;
   /** The HTML alternative ("" when the message has none). */
   html: string;
+  /** Attached files: name, MIME type with its parameters (e.g. method=REQUEST), text. */
+  attachments: {
+    filename: string;
+    contentType: string;
+    params: Record<string, string>;
+    content: string;
+  }[];
 };
 
 /** A raw message as a mail client reads it (mailparser: MIME parts, encodings). */
@@ -25,6 +32,17 @@ export async function parseMessage(raw: Buffer): Promise<Omit<Received, "from" |
     subject: parsed.subject ?? "",
     text: (parsed.text ?? "").replace(/\r\n/g, "\n"),
     html: typeof parsed.html === "string" ? parsed.html : "",
+    attachments: parsed.attachments.map((a) => {
+      const header = a.headers.get("content-type") as
+        | { params?: Record<string, string> }
+        | undefined;
+      return {
+        filename: a.filename ?? "",
+        contentType: a.contentType,
+        params: header?.params ?? {},
+        content: a.content.toString("utf8"),
+      };
+    }),
   };
 }
 

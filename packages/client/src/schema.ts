@@ -1033,6 +1033,167 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/interviews/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Interviews by start time: staff all (filtered), an applicant their own */
+        get: operations["getApiV1Interviews"];
+        put?: never;
+        /**
+         * Open an interview slot: time, place or link, panel (admins)
+         * @description `startsAt` in the future; exactly one of `location` and `meetingUrl` (422); the panel active staff accounts (422). 409 INTERVIEW_CLASH (with `clashes`) when a panel member is on another interview overlapping it.
+         */
+        post: operations["postApiV1Interviews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One interview (staff; the invited applicant without panel and scores)
+         * @description 403 CONFLICT_OF_INTEREST for staff who declared one with the application (the list leaves those interviews out for them).
+         */
+        get: operations["getApiV1InterviewsByInterviewId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an interview (the invited applicant before it, or an admin)
+         * @description The panel is free again; an invited applicant is emailed the calendar's CANCEL. The application stays interviewing.
+         */
+        post: operations["postApiV1InterviewsByInterviewIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the interview's time (the invited applicant)
+         * @description Confirming again changes nothing. 409 INTERVIEW_CLOSED when cancelled or past; 409 INTERVIEW_STATE_CONFLICT after asking for another time.
+         */
+        post: operations["postApiV1InterviewsByInterviewIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/invite/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite an application to an open slot (admins)
+         * @description The application must be under_review (it moves to interviewing) or interviewing (409 INTERVIEW_NOT_ALLOWED) with no other live interview (409 INTERVIEW_ALREADY_SCHEDULED); the slot open (409 INTERVIEW_NOT_OPEN) and in the future (409 INTERVIEW_CLOSED); no panel member conflicted (409 REVIEWER_CONFLICTED). The applicant is emailed the invitation with an .ics (METHOD:REQUEST).
+         */
+        post: operations["postApiV1InterviewsByInterviewIdInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/reschedule-request/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for another time (the invited applicant), with an optional note
+         * @description An admin then reschedules or cancels. 409 INTERVIEW_STATE_CONFLICT when already asked.
+         */
+        post: operations["postApiV1InterviewsByInterviewIdRescheduleRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/reschedule/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an interview to a new time, place or link (admins)
+         * @description Same checks as a new slot. An invited applicant must confirm again and is emailed the same calendar event with a higher SEQUENCE. 409 INTERVIEW_CLOSED once cancelled.
+         */
+        post: operations["postApiV1InterviewsByInterviewIdReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/scores/mine/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Score the interview (a panel member); again to revise
+         * @description On the program rubric's scale (422 outside it), once the interview has started (409 INTERVIEW_NOT_HELD), while the application is under_review or interviewing (409 REVIEWS_CLOSED). The panel's mean is shown beside the review's weighted total.
+         */
+        put: operations["putApiV1InterviewsByInterviewIdScoresMine"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mfa/": {
         parameters: {
             query?: never;
@@ -2093,9 +2254,10 @@ export type components = {
                 reject: number;
                 discuss: number;
             };
+            interview: components["schemas"]["InterviewSummary"];
         };
         /** @enum {string} */
-        ApplicationStatus: "draft" | "submitted" | "under_review" | "offered" | "conditionally_offered" | "waitlisted" | "rejected" | "accepted" | "declined" | "offer_expired" | "enrolled" | "conditions_not_met" | "withdrawn";
+        ApplicationStatus: "draft" | "submitted" | "under_review" | "interviewing" | "offered" | "conditionally_offered" | "waitlisted" | "rejected" | "accepted" | "declined" | "offer_expired" | "enrolled" | "conditions_not_met" | "withdrawn";
         ApplicationUpdate: {
             personalStatement?: string;
             /** @example A-levels: A*AA */
@@ -2123,7 +2285,7 @@ export type components = {
             assignedAt: string;
         };
         /** @enum {string} */
-        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set" | "program.review_settings_set" | "review.extra_requested" | "review.extra_flagged";
+        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set" | "program.review_settings_set" | "review.extra_requested" | "review.extra_flagged" | "interview.created" | "interview.invited" | "interview.rescheduled" | "interview.cancelled" | "interview.scored";
         AuditEntry: {
             /** Format: uuid */
             id: string;
@@ -2743,6 +2905,69 @@ export type components = {
             deadline?: string;
             /** @example 120 */
             capacity?: number;
+        };
+        Interview: {
+            /** Format: uuid */
+            id: string;
+            /** @description null while the slot is open */
+            applicationId: string | null;
+            status: components["schemas"]["InterviewStatus"];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            /** @description The place; null for an online interview */
+            location: string | null;
+            /** @description The video link; null in person */
+            meetingUrl: string | null;
+            /** @description The invitation's iCalendar SEQUENCE: raised by every reschedule and cancel */
+            sequence: number;
+            applicantNote: string | null;
+            cancelReason: string | null;
+            /** @description Staff only (empty for the applicant) */
+            panel: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                fullName: string;
+            }[];
+            /** @description Staff only (empty for the applicant) */
+            scores: components["schemas"]["InterviewScore"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        InterviewList: {
+            /** @description By start time; at most 200 */
+            results: components["schemas"]["Interview"][];
+        };
+        InterviewScore: {
+            panelist: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                fullName: string;
+            };
+            /** @description On the program rubric's scale */
+            score: number;
+            comment: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description open: a slot nobody is invited to; invited: waiting for the applicant; confirmed; reschedule_requested: the applicant asked for another time; cancelled
+         * @enum {string}
+         */
+        InterviewStatus: "open" | "invited" | "confirmed" | "reschedule_requested" | "cancelled";
+        /** @description Interview scores of the application's interviews that were not cancelled */
+        InterviewSummary: {
+            score: number | null;
+            /** @description How many panel scores the mean is of */
+            scores: number;
+        };
+        Invite: {
+            applicationId: string;
         };
         IterationStats: {
             /** @description Fastest iteration */
@@ -3496,6 +3721,19 @@ export type components = {
             outstanding: number;
             readiness: components["schemas"]["Readiness"];
         };
+        Reschedule: {
+            /**
+             * Format: date-time
+             * @description In the future
+             */
+            startsAt: string;
+            /** @description Default: as is */
+            durationMinutes?: number;
+            /** @description In person: where (or meetingUrl) */
+            location?: string;
+            /** @description Online: an https link (or location) */
+            meetingUrl?: string;
+        };
         Review: {
             /** Format: uuid */
             id: string;
@@ -3629,6 +3867,11 @@ export type components = {
             /** @example 5 */
             max: number;
         };
+        ScoreBody: {
+            /** @description Within the program rubric's scale */
+            score: number;
+            comment?: string;
+        };
         ScoreSubmission: {
             /** @example Ada */
             playerName: string;
@@ -3678,6 +3921,30 @@ export type components = {
         SessionsEnded: {
             /** @description Sign-ins ended (every one but the caller's) */
             ended: number;
+        };
+        /**
+         * @example {
+         *       "startsAt": "2026-12-01T09:00:00Z",
+         *       "durationMinutes": 30,
+         *       "meetingUrl": "https://meet.example.org/abc",
+         *       "panel": [
+         *         "0198f2c4-…"
+         *       ]
+         *     }
+         */
+        SlotCreate: {
+            /**
+             * Format: date-time
+             * @description In the future
+             */
+            startsAt: string;
+            durationMinutes: number;
+            /** @description In person: where (or meetingUrl) */
+            location?: string;
+            /** @description Online: an https link (or location) */
+            meetingUrl?: string;
+            /** @description Staff user ids (reviewers or admins, active) */
+            panel: string[];
         };
         /**
          * @example {
@@ -11342,6 +11609,1119 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "DATA_REQUEST_NOT_PENDING";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1Interviews: {
+        parameters: {
+            query?: {
+                applicationId?: string;
+                /** @description open: a slot nobody is invited to; invited: waiting for the applicant; confirmed; reschedule_requested: the applicant asked for another time; cancelled */
+                status?: "open" | "invited" | "confirmed" | "reschedule_requested" | "cancelled";
+                /** @description Staff: true for only the interviews whose panel I sit on */
+                mine?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterviewList"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1Interviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLASH`: Panel member already on an interview then */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLASH";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1InterviewsByInterviewId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CONFLICT_OF_INTEREST`: Conflict of interest declared */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CONFLICT_OF_INTEREST";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1InterviewsByInterviewIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeferralDecision"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLOSED`: Interview cancelled or past */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLOSED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1InterviewsByInterviewIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLOSED`: Interview cancelled or past; `INTERVIEW_STATE_CONFLICT`: Interview not in a state for that */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLOSED" | "INTERVIEW_STATE_CONFLICT";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1InterviewsByInterviewIdInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Invite"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_ALREADY_SCHEDULED`: Application already has an interview; `INTERVIEW_CLOSED`: Interview cancelled or past; `INTERVIEW_NOT_ALLOWED`: Application not open to interviews; `INTERVIEW_NOT_OPEN`: Interview slot taken or cancelled; `REVIEWER_CONFLICTED`: Reviewer declared a conflict of interest */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_ALREADY_SCHEDULED" | "INTERVIEW_CLOSED" | "INTERVIEW_NOT_ALLOWED" | "INTERVIEW_NOT_OPEN" | "REVIEWER_CONFLICTED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1InterviewsByInterviewIdRescheduleRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeferralDecision"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLOSED`: Interview cancelled or past; `INTERVIEW_STATE_CONFLICT`: Interview not in a state for that */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLOSED" | "INTERVIEW_STATE_CONFLICT";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1InterviewsByInterviewIdReschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reschedule"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLASH`: Panel member already on an interview then; `INTERVIEW_CLOSED`: Interview cancelled or past */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLASH" | "INTERVIEW_CLOSED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    putApiV1InterviewsByInterviewIdScoresMine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScoreBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CONFLICT_OF_INTEREST`: Conflict of interest declared; `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden; `NOT_ON_PANEL`: Not on this interview's panel */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CONFLICT_OF_INTEREST" | "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN" | "NOT_ON_PANEL";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLOSED`: Interview cancelled or past; `INTERVIEW_NOT_HELD`: Interview not held yet; `REVIEWS_CLOSED`: Application not under review; `RUBRIC_MISSING`: Program has no rubric */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLOSED" | "INTERVIEW_NOT_HELD" | "REVIEWS_CLOSED" | "RUBRIC_MISSING";
                     };
                 };
             };

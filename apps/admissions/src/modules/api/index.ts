@@ -32,6 +32,7 @@ const tags = [
   { name: "payments", description: "Application fees, refunds and waivers" },
   { name: "review", description: "Rubrics, reviewer assignments, reviews" },
   { name: "decisions", description: "Offers, the waitlist and seats per intake" },
+  { name: "interviews", description: "Interview slots, invitations and the panel's scores" },
   { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
   { name: "health", description: "Probes" },
 ];

@@ -8,6 +8,7 @@ export { htmlOf } from "./internal/html.ts";
 export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
 export {
   claimDueEmails,
+  type EmailAttachment,
   enqueueEmail,
   listOutbox,
   notificationEffects,

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { InterviewSummary } from "../interviews/model.ts";
 import { Rubric } from "../rubric/model.ts";
 
 export const RECOMMENDATIONS = ["offer", "waitlist", "reject", "discuss"] as const;
@@ -59,6 +60,7 @@ export const ApplicationReviews = t.Object({
     >,
     { description: "How many counted reviews recommend each outcome" },
   ),
+  interview: InterviewSummary,
 });
 export type ApplicationReviews = typeof ApplicationReviews.static;
 

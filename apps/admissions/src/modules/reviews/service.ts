@@ -4,6 +4,7 @@ import { toInt, toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { problem } from "../../problems.ts";
 import { isConflicted, requestExtraReview } from "../assignments/service.ts";
+import { interviewSummary } from "../interviews/service.ts";
 import { findReviewSettings } from "../review-settings/service.ts";
 import { assertScores, findRubric, weightedTotal } from "../rubric/service.ts";
 import type { User } from "../users/model.ts";
@@ -188,6 +189,8 @@ export function getReviews(
           100
         : null,
       recommendations,
+      // Beside the weighted total, on the same scale, not folded into it (docs/decisions.md).
+      interview: await interviewSummary(sql, applicationId),
     };
   });
 }

@@ -13,6 +13,7 @@ export const STATUSES = [
   "draft",
   "submitted",
   "under_review",
+  "interviewing",
   "offered",
   "conditionally_offered",
   "waitlisted",
@@ -202,6 +203,11 @@ export const AUDIT_ACTIONS = [
   "program.review_settings_set",
   "review.extra_requested",
   "review.extra_flagged",
+  "interview.created",
+  "interview.invited",
+  "interview.rescheduled",
+  "interview.cancelled",
+  "interview.scored",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;
@@ -233,7 +239,8 @@ export type MoveVia =
   | "promotion"
   | "assignment"
   | "expiry"
-  | "conditions";
+  | "conditions"
+  | "interview";
 
 export type MoveRequest = {
   to: ApplicationStatus;

@@ -17,8 +17,9 @@ import { isFinal, moveApplication } from "../../workflow/service.ts";
  *   documents             rows deleted here, files deleted from storage after the commit
  *   reference_requests    rows deleted (referees and what they wrote), files as documents'
  *   reviews, conflicts,   what staff wrote about the person (comments, reasons) wiped; scores
- *   fee waivers           and recommendations stay
- *   email_outbox          address, subject and body replaced; unsent ones dropped (dead)
+ *   fee waivers,          and recommendations stay (interviews: the applicant's notes, the
+ *   interviews            reasons and the panel's comments)
+ *   email_outbox          address, subject, body and attachment replaced; unsent ones dropped
  *   audit_log             details cut to non-personal keys, the person's own address removed,
  *                         `redacted_at` stamped (the only change the triggers allow)
  *   data_requests         the person's reasons wiped
@@ -96,10 +97,15 @@ export async function eraseApplicant(tx: SQL, move: MoveDeps, e: Erasure): Promi
   await tx`UPDATE reviews SET comment = '' WHERE application_id IN (${theirs})`;
   await tx`UPDATE review_conflicts SET reason = ${ERASED} WHERE application_id IN (${theirs})`;
   await tx`UPDATE fee_waivers SET reason = ${ERASED} WHERE application_id IN (${theirs})`;
+  await tx`UPDATE interviews SET applicant_note = NULL,
+      cancel_reason = CASE WHEN cancel_reason IS NULL THEN NULL ELSE ${ERASED} END
+    WHERE application_id IN (${theirs})`;
+  await tx`UPDATE interview_scores SET comment = '' WHERE interview_id IN
+    (SELECT id FROM interviews WHERE application_id IN (${theirs}))`;
   await eraseProfile(tx, e.userId);
 
   await tx`UPDATE email_outbox SET to_address = ${erasedEmail(e.userId)}, subject = ${ERASED},
-      body = ${ERASED},
+      body = ${ERASED}, attachment_name = NULL, attachment_type = NULL, attachment_content = NULL,
       last_error = CASE WHEN status = 'pending' THEN 'recipient erased' ELSE last_error END,
       status = CASE WHEN status = 'pending' THEN 'dead' ELSE status END
     WHERE to_address = ${e.email} OR application_id IN (${theirs})`;

@@ -14,6 +14,7 @@ import { enqueueDataRightsEmail } from "./emails.ts";
 const IN_PROGRESS = [
   "submitted",
   "under_review",
+  "interviewing",
   "offered",
   "conditionally_offered",
   "waitlisted",

@@ -1,6 +1,7 @@
 import { type Logger, SpanKind, withSpan } from "@platform/server";
 import { createTransport } from "nodemailer";
 import { htmlOf } from "./html.ts";
+import type { EmailAttachment } from "./outbox.ts";
 
 export type OutgoingEmail = {
   /** The outbox id: the Message-ID, so a resent copy can be recognised as the same message. */
@@ -10,6 +11,8 @@ export type OutgoingEmail = {
   body: string;
   event: string;
   applicationId: string | null;
+  /** Sent as a MIME attachment beside the text and HTML (an interview's .ics). */
+  attachment?: EmailAttachment;
 };
 
 /** Delivers one email or throws; `name` is recorded as the transport that sent it. */
@@ -48,6 +51,15 @@ export function smtpMailer(url: string, from: string): Mailer {
           html: htmlOf(email.body, email.subject),
           messageId: `<${email.id}@admissions>`,
           headers: headersOf(email),
+          attachments: email.attachment
+            ? [
+                {
+                  filename: email.attachment.name,
+                  content: email.attachment.content,
+                  contentType: email.attachment.type,
+                },
+              ]
+            : [],
         }),
       );
     },
@@ -64,6 +76,7 @@ export function logMailer(logger: Logger): Mailer {
         to: email.to,
         subject: email.subject,
         body: email.body,
+        attachment: email.attachment?.name ?? null,
         headers: headersOf(email),
       });
     },

@@ -7,10 +7,20 @@ import type { TransitionEffects } from "../../workflow/model.ts";
 import type { OutboxEmail, OutboxQuery } from "../model.ts";
 import { emailFor } from "./templates.ts";
 
+/** A file sent with an email (an interview's .ics): its name, MIME type and text. */
+export type EmailAttachment = { name: string; type: string; content: string };
+
 /** Writes an email to the outbox, in the caller's transaction: sent only if the change commits. */
 export async function enqueueEmail(
   tx: SQL,
-  email: { applicationId: string | null; event: string; to: string; subject: string; body: string },
+  email: {
+    applicationId: string | null;
+    event: string;
+    to: string;
+    subject: string;
+    body: string;
+    attachment?: EmailAttachment;
+  },
   at: string,
 ): Promise<void> {
   await tx`INSERT INTO email_outbox ${tx({
@@ -24,6 +34,9 @@ export async function enqueueEmail(
     attempts: 0,
     next_attempt_at: at,
     created_at: at,
+    attachment_name: email.attachment?.name ?? null,
+    attachment_type: email.attachment?.type ?? null,
+    attachment_content: email.attachment?.content ?? null,
   })}`;
 }
 
@@ -55,7 +68,16 @@ export type OutboxRow = {
   transport: string | null;
   created_at: unknown;
   sent_at: unknown;
+  attachment_name?: string | null;
+  attachment_type?: string | null;
+  attachment_content?: string | null;
 };
+
+/** The row's attachment, when it has one. */
+export const attachmentOf = (row: OutboxRow): EmailAttachment | undefined =>
+  row.attachment_name && row.attachment_type && row.attachment_content
+    ? { name: row.attachment_name, type: row.attachment_type, content: row.attachment_content }
+    : undefined;
 
 /**
  * Takes up to `limit` due emails for delivery. Claiming pushes `next_attempt_at` a lease ahead

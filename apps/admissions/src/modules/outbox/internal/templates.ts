@@ -6,7 +6,12 @@ export type Email = { subject: string; body: string };
  * Statuses only staff see: moving an application into them tells the applicant nothing
  * (assignments and reviews never do either).
  */
-const INTERNAL: ReadonlySet<ApplicationStatus> = new Set(["draft", "under_review"]);
+const INTERNAL: ReadonlySet<ApplicationStatus> = new Set([
+  "draft",
+  "under_review",
+  // The interview's own invitation tells the applicant (modules/interviews), with its .ics.
+  "interviewing",
+]);
 
 const day = (iso: string) =>
   new Date(iso).toLocaleString("en-GB", {

@@ -1,7 +1,7 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
 import type { Mailer } from "./mailer.ts";
-import { claimDueEmails, markFailed, markSent } from "./outbox.ts";
+import { attachmentOf, claimDueEmails, markFailed, markSent } from "./outbox.ts";
 
 export type DeliveryPolicy = {
   maxAttempts: number;
@@ -53,6 +53,7 @@ export async function deliverDueEmails(
         body: row.body,
         event: row.event,
         applicationId: row.application_id,
+        attachment: attachmentOf(row),
       });
       await markSent(db, row, mailer.name, deps.now());
       sent++;

@@ -24,7 +24,7 @@ export function reviewQueue(
     const reviewed = sql`EXISTS (SELECT 1 FROM reviews r
       WHERE r.application_id = ra.application_id AND r.reviewer_id = ra.reviewer_id)`;
     const where = sql`ra.reviewer_id = ${reviewer.id}
-      AND a.status IN ('submitted', 'under_review')
+      AND a.status IN ('submitted', 'under_review', 'interviewing')
       ${query.pending ? sql`AND NOT ${reviewed}` : sql``}`;
     const [total] = await sql`SELECT count(*) AS total FROM review_assignments ra
       JOIN applications a ON a.id = ra.application_id WHERE ${where}`;

@@ -25,7 +25,7 @@ export async function sendDecisionDueReminders(deps: RemindersDeps, limit = 200)
         ra.reviewer_id, u.email, u.full_name, count(*) AS waiting
       FROM intakes i
       JOIN programs p ON p.id = i.program_id
-      JOIN applications a ON a.intake_id = i.id AND a.status IN ('submitted', 'under_review')
+      JOIN applications a ON a.intake_id = i.id AND a.status IN ('submitted', 'under_review', 'interviewing')
       JOIN review_assignments ra ON ra.application_id = a.id
       JOIN users u ON u.id = ra.reviewer_id AND u.active = ${true}
       WHERE i.decisions_due_at > ${isoAt(nowMs)}

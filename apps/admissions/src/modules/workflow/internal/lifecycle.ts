@@ -24,6 +24,9 @@ const SYSTEM_OR_ADMIN: readonly Mover[] = ["system", "admin"];
  * condition is met or waived (modules/conditions) the offer is unconditional without a move
  * (`offer.conditions` empties; the status stays); a condition still pending at its due date
  * moves the application to conditions_not_met (the system, from the background pass).
+ * Interviews (modules/interviews): staff move an application under review to interviewing
+ * (inviting it to an interview does so), and back to under_review to finish the review; admins
+ * may decide straight from interviewing.
  */
 export const TRANSITIONS: Readonly<
   Record<ApplicationStatus, Partial<Record<ApplicationStatus, readonly Mover[]>>>
@@ -31,6 +34,15 @@ export const TRANSITIONS: Readonly<
   draft: { submitted: OWNER, withdrawn: OWNER_OR_ADMIN },
   submitted: { under_review: STAFF, withdrawn: OWNER_OR_ADMIN },
   under_review: {
+    interviewing: STAFF,
+    offered: ADMIN,
+    conditionally_offered: ADMIN,
+    waitlisted: ADMIN,
+    rejected: ADMIN,
+    withdrawn: OWNER_OR_ADMIN,
+  },
+  interviewing: {
+    under_review: STAFF,
     offered: ADMIN,
     conditionally_offered: ADMIN,
     waitlisted: ADMIN,

@@ -195,6 +195,7 @@ export const en = {
   "status.draft": "Draft",
   "status.submitted": "Submitted",
   "status.under_review": "Under review",
+  "status.interviewing": "Interview stage",
   "status.offered": "Offer made",
   "status.conditionally_offered": "Conditional offer",
   "status.waitlisted": "On the waiting list",

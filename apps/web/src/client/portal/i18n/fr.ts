@@ -194,6 +194,7 @@ export const fr: Record<MessageKey, string> = {
   "status.draft": "Brouillon",
   "status.submitted": "Déposée",
   "status.under_review": "En cours d’examen",
+  "status.interviewing": "Phase d’entretien",
   "status.offered": "Offre faite",
   "status.conditionally_offered": "Offre sous conditions",
   "status.waitlisted": "Sur liste d’attente",

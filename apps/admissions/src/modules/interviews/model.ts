@@ -1,0 +1,133 @@
+import { t } from "elysia";
+import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+
+export const INTERVIEW_STATUSES = [
+  "open",
+  "invited",
+  "confirmed",
+  "reschedule_requested",
+  "cancelled",
+] as const;
+export const InterviewStatus = enumOf(INTERVIEW_STATUSES, {
+  description:
+    "open: a slot nobody is invited to; invited: waiting for the applicant; confirmed; reschedule_requested: the applicant asked for another time; cancelled",
+});
+export type InterviewStatus = typeof InterviewStatus.static;
+
+const Person = t.Object({ id: Id, email: t.String(), fullName: t.String() });
+
+export const InterviewScore = t.Object({
+  panelist: Person,
+  score: int({ description: "On the program rubric's scale" }),
+  comment: t.String(),
+  updatedAt: Timestamp,
+});
+
+export const Interview = t.Object({
+  id: Id,
+  applicationId: t.Nullable(Id, { description: "null while the slot is open" }),
+  status: InterviewStatus,
+  startsAt: Timestamp,
+  endsAt: Timestamp,
+  location: t.Nullable(t.String(), { description: "The place; null for an online interview" }),
+  meetingUrl: t.Nullable(t.String(), { description: "The video link; null in person" }),
+  sequence: int({
+    minimum: 0,
+    description: "The invitation's iCalendar SEQUENCE: raised by every reschedule and cancel",
+  }),
+  applicantNote: t.Nullable(
+    t.String({
+      description: "The applicant's note: why they asked for another time, or cancelled",
+    }),
+  ),
+  cancelReason: t.Nullable(t.String()),
+  panel: t.Array(Person, { description: "Staff only (empty for the applicant)" }),
+  scores: t.Array(InterviewScore, { description: "Staff only (empty for the applicant)" }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Interview = typeof Interview.static;
+
+export const InterviewList = t.Object({
+  results: t.Array(Interview, { description: "By start time; at most 200" }),
+});
+
+const Where = {
+  location: t.Optional(
+    t.String({ minLength: 1, maxLength: 300, description: "In person: where (or meetingUrl)" }),
+  ),
+  meetingUrl: t.Optional(
+    t.String({
+      maxLength: 500,
+      pattern: "^https://[^\\s]+$",
+      description: "Online: an https link (or location)",
+    }),
+  ),
+};
+
+export const SlotCreate = t.Object(
+  {
+    startsAt: t.String({ format: "date-time", description: "In the future" }),
+    durationMinutes: int({ minimum: 5, maximum: 480 }),
+    ...Where,
+    panel: t.Array(t.String({ maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 10,
+      uniqueItems: true,
+      description: "Staff user ids (reviewers or admins, active)",
+    }),
+  },
+  {
+    examples: [
+      {
+        startsAt: "2026-12-01T09:00:00Z",
+        durationMinutes: 30,
+        meetingUrl: "https://meet.example.org/abc",
+        panel: ["0198f2c4-…"],
+      },
+    ],
+  },
+);
+export type SlotCreate = typeof SlotCreate.static;
+
+export const Reschedule = t.Object({
+  startsAt: t.String({ format: "date-time", description: "In the future" }),
+  durationMinutes: t.Optional(int({ minimum: 5, maximum: 480, description: "Default: as is" })),
+  ...Where,
+});
+export type Reschedule = typeof Reschedule.static;
+
+export const Invite = t.Object({ applicationId: t.String({ maxLength: 64 }) });
+export type Invite = typeof Invite.static;
+
+export const Note = t.Optional(t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }));
+export type Note = typeof Note.static;
+
+export const ScoreBody = t.Object({
+  score: int({ minimum: 0, maximum: 100, description: "Within the program rubric's scale" }),
+  comment: t.Optional(t.String({ maxLength: 10_000 })),
+});
+export type ScoreBody = typeof ScoreBody.static;
+
+export const InterviewQuery = t.Object({
+  applicationId: t.Optional(t.String({ maxLength: 64 })),
+  status: t.Optional(InterviewStatus),
+  mine: t.Optional(
+    t.BooleanString({ description: "Staff: true for only the interviews whose panel I sit on" }),
+  ),
+});
+export type InterviewQuery = typeof InterviewQuery.static;
+
+export const InterviewParams = t.Object({ interviewId: t.String({ maxLength: 64 }) });
+
+/** What the review shows beside the weighted review total (modules/reviews). */
+export const InterviewSummary = t.Object(
+  {
+    score: t.Nullable(
+      t.Number({ description: "Mean of the panel's scores, on the rubric's scale" }),
+    ),
+    scores: int({ minimum: 0, description: "How many panel scores the mean is of" }),
+  },
+  { description: "Interview scores of the application's interviews that were not cancelled" },
+);
+export type InterviewSummary = typeof InterviewSummary.static;
