@@ -10,6 +10,7 @@ import * as dataRights from "./modules/data-rights/model.ts";
 import * as decision from "./modules/decision/model.ts";
 import * as deferrals from "./modules/deferrals/model.ts";
 import * as documents from "./modules/documents/model.ts";
+import * as events from "./modules/events/model.ts";
 import * as fee from "./modules/fee/model.ts";
 import * as feeWaiver from "./modules/fee-waiver/model.ts";
 import * as intakes from "./modules/intakes/model.ts";
@@ -24,6 +25,7 @@ import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
 import * as staff from "./modules/staff/model.ts";
 import * as users from "./modules/users/model.ts";
+import * as webhooks from "./modules/webhooks/model.ts";
 import * as workflow from "./modules/workflow/model.ts";
 /**
  * Every module's model.ts, whose PascalCase schemas become the named schemas of the OpenAPI
@@ -46,6 +48,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   decision,
   deferrals,
   documents,
+  events,
   fee,
   feeWaiver,
   intakes,
@@ -59,4 +62,5 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   rubric,
   sessions,
   staff,
+  webhooks,
 };

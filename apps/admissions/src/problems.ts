@@ -91,6 +91,8 @@ export const admissionsProblems = {
   MFA_NOT_ENABLED: { status: 409, title: "MFA not enabled" },
   MFA_ENROLMENT_NOT_STARTED: { status: 409, title: "No MFA enrolment waiting" },
   CONFIRMATION_FAILED: { status: 403, title: "Password or code incorrect" },
+  // Webhooks
+  WEBHOOK_DELIVERY_PENDING: { status: 409, title: "Webhook delivery still pending" },
   // Data rights
   ERASURE_ALREADY_REQUESTED: { status: 409, title: "Erasure already requested" },
   DATA_REQUEST_NOT_PENDING: { status: 409, title: "Request no longer pending" },

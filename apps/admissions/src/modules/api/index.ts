@@ -33,6 +33,7 @@ const tags = [
   { name: "review", description: "Rubrics, reviewer assignments, reviews" },
   { name: "decisions", description: "Offers, the waitlist and seats per intake" },
   { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
+  { name: "integrations", description: "The change feed and signed outgoing webhooks" },
   { name: "health", description: "Probes" },
 ];
 

@@ -199,6 +199,11 @@ export const AUDIT_ACTIONS = [
   "reason.created",
   "reason.updated",
   "intake.decisions_due_set",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "webhook.redelivered",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;

@@ -14,6 +14,7 @@ import {
   markClosed,
   markSucceeded,
   pendingPayment,
+  recordPaymentEvent,
 } from "./ledger.ts";
 
 const illegal = (row: PaymentRow, action: string) =>
@@ -127,11 +128,18 @@ export async function refundPayment(
       reserved.amount,
       reserved.refundId,
     );
-    await deps.db.run(
-      (sql) => sql`UPDATE payment_refunds SET status = ${result.settled ? "succeeded" : "pending"},
-        provider_refund_id = ${result.refundId}, updated_at = ${isoAt(deps.now())}
-        WHERE id = ${reserved.refundId}`,
-    );
+    const settledAt = isoAt(deps.now());
+    await deps.db.transaction(async (tx) => {
+      await tx`UPDATE payment_refunds SET status = ${result.settled ? "succeeded" : "pending"},
+        provider_refund_id = ${result.refundId}, updated_at = ${settledAt}
+        WHERE id = ${reserved.refundId}`;
+      // Told once the provider took the refund, not when it was reserved: a refused one is undone.
+      await recordPaymentEvent(tx, "payment.refunded", paymentId, settledAt, {
+        refundId: reserved.refundId,
+        refundAmount: reserved.amount,
+        refundSettled: result.settled,
+      });
+    });
   } catch (error) {
     await deps.db.transaction(async (tx) => {
       await tx`UPDATE payment_refunds SET status = 'failed', updated_at = ${at}
