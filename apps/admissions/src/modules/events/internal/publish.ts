@@ -25,12 +25,13 @@ export async function publishEvents(db: Db, onPublished: OnPublished): Promise<n
         const [lock] = await tx`SELECT pg_try_advisory_xact_lock(${PUBLISH_LOCK_KEY}) AS ok`;
         if (!lock?.ok) return 0;
       }
+      // Unqualified RETURNING columns: SQLite refuses `events.*`, and no FROM column shares a name.
       const rows = (await tx`UPDATE events SET position = base.top + todo.n
         FROM (SELECT COALESCE(MAX(position), 0) AS top FROM events) AS base,
-          (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM events
+          (SELECT id AS todo_id, row_number() OVER (ORDER BY created_at, id) AS n FROM events
             WHERE position IS NULL ORDER BY created_at, id LIMIT ${BATCH}) AS todo
-        WHERE events.id = todo.id
-        RETURNING events.*`) as EventRow[];
+        WHERE events.id = todo.todo_id
+        RETURNING id, position, type, application_id, subject_type, subject_id, data, created_at`) as EventRow[];
       if (rows.length === 0) return 0;
       const events = rows.map(toChangeEvent).sort((a, b) => a.position - b.position);
       await onPublished(tx, events);
