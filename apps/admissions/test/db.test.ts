@@ -22,6 +22,7 @@ describe("migrations", () => {
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
+      "0010_events_webhooks",
     ]);
     for (const table of [
       "users",
@@ -36,6 +37,10 @@ describe("migrations", () => {
       "fee_waivers",
       "receipt_counter",
       "webhook_events",
+      "events",
+      "webhook_endpoints",
+      "webhook_deliveries",
+      "webhook_attempts",
       "account_tokens",
       "user_sessions",
       "mfa_totp",
