@@ -4,12 +4,14 @@ import { loadEnv } from "../src/env.ts";
 import type { FeedPage } from "../src/modules/events/model.ts";
 import { recordEvent } from "../src/modules/events/service.ts";
 import { isPrivateAddress, urlProblem } from "../src/modules/webhooks/service.ts";
+import { documentsPath, uploaded } from "./files.ts";
 import { newPayment, paymentsPath } from "./payments-support.ts";
 import { as, createDraft, createIntake, createProgram, json, signIn } from "./support.ts";
 import { setupWebhooksApp } from "./webhooks-support.ts";
 import { call, expectJson } from "./workflow-support.ts";
 
-const ctx = await setupWebhooksApp();
+// Manual payment references expire after a minute here, so expiry is reached within a test.
+const ctx = await setupWebhooksApp({ payments: { manualTtlMs: 60_000 } });
 const admin = await signIn(ctx, "admin");
 const reviewer = await signIn(ctx, "reviewer");
 const applicant = await signIn(ctx);
@@ -75,6 +77,49 @@ describe("the change feed", () => {
     const end = await feed(`?after=${whole.next}`);
     expect(end).toEqual({ events: [], next: whole.next, hasMore: false });
     expect(paymentsPath(draft.id)).toContain(draft.id);
+  });
+
+  test("payments that fail or expire, and documents uploaded, reviewed and deleted, are events", async () => {
+    const program = await createProgram(ctx, admin, {
+      applicationFee: { amount: 2500, currency: "EUR" },
+      requiredDocuments: ["transcript"],
+    });
+    const draft = await createDraft(
+      ctx,
+      applicant,
+      (await createIntake(ctx, admin, program.id)).id,
+    );
+    const start = (await readAll(0, 500)).cursor;
+    const failing = await newPayment(ctx, applicant, draft.id);
+    await expectJson(
+      await call(ctx, admin, "POST", `/api/v1/payments/${failing.id}/fail/`, {
+        reason: "Not seen",
+      }),
+    );
+    const expiring = await newPayment(ctx, applicant, draft.id);
+    ctx.clock.advance(61_000);
+    const seen = await expectJson<{ status: string }>(
+      await call(ctx, applicant, "GET", `/api/v1/payments/${expiring.id}/`),
+    );
+    expect(seen.status).toBe("expired");
+    const document = await uploaded(ctx, applicant, draft.id, "transcript");
+    const path = `${documentsPath(draft.id)}${document.id}/`;
+    await expectJson(
+      await call(ctx, admin, "POST", `${path}review/`, {
+        decision: "rejected",
+        note: "Unreadable",
+      }),
+    );
+    expect((await call(ctx, applicant, "DELETE", path)).status).toBe(204);
+    const { events } = await feed(`?after=${start}`);
+    expect(events.map((e) => [e.type, e.subject.id])).toEqual([
+      ["payment.failed", failing.id],
+      ["payment.expired", expiring.id],
+      ["document.uploaded", document.id],
+      ["document.reviewed", document.id],
+      ["document.deleted", document.id],
+    ]);
+    expect(events[3]?.data).toEqual({ status: "rejected" }); // the note stays out
   });
 
   test("a refused change writes no event: the event shares the change's transaction", async () => {

@@ -13,7 +13,8 @@ import { type Session, setupApp, TEST_SECRET, type TestContext } from "./support
 import { call, expectJson } from "./workflow-support.ts";
 
 /** The test app, allowed to post to receivers on 127.0.0.1 (as development is). */
-export const setupWebhooksApp = () => setupApp({ webhooks: { allowPrivateTargets: true } });
+export const setupWebhooksApp = (overrides: Parameters<typeof setupApp>[0] = {}) =>
+  setupApp({ webhooks: { allowPrivateTargets: true }, ...overrides });
 
 export type Received = { path: string; headers: Headers; body: string };
 

@@ -158,7 +158,8 @@ export async function refundPayment(
 
 /** The fee's standing as the submission guard sees it, with the waiver if there is one. */
 export const getFee = (deps: PaymentsDeps, viewer: User, applicationId: string) =>
-  deps.db.run(async (sql): Promise<FeeSummary> => {
+  // A transaction: expiring a reference writes its change-feed event with it.
+  deps.db.transaction(async (sql): Promise<FeeSummary> => {
     const facts = await visibleApplication(sql, applicationId, viewer);
     await expireOverdueManual(sql, applicationId, isoAt(deps.now()));
     const [waiver] = await sql`SELECT * FROM fee_waivers WHERE application_id = ${applicationId}`;
