@@ -52,8 +52,8 @@ export function startReceiver(port: number) {
 }
 
 /** The background pass's webhook part over the test app: publish, then post what is due. */
-export function webhookPass(ctx: TestContext, maxAttempts = 3, timeoutMs = 5_000) {
-  const delivery: WebhookSender = {
+export function webhookSender(ctx: TestContext, maxAttempts = 3, timeoutMs = 5_000): WebhookSender {
+  return {
     db: ctx.db,
     logger: createLogger({ service: "admissions", level: "silent" }),
     now: ctx.clock.now,
@@ -62,6 +62,10 @@ export function webhookPass(ctx: TestContext, maxAttempts = 3, timeoutMs = 5_000
     policy: { ...DEFAULT_SETTINGS.webhooks.policy, maxAttempts },
     timeoutMs,
   };
+}
+
+export function webhookPass(ctx: TestContext, maxAttempts = 3, timeoutMs = 5_000) {
+  const delivery = webhookSender(ctx, maxAttempts, timeoutMs);
   return async () => {
     await publishEvents(ctx.db, fanOut);
     return deliverDueWebhooks(delivery);

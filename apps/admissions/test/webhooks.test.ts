@@ -10,14 +10,16 @@ import type {
   WebhookEndpoint,
 } from "../src/modules/webhooks/model.ts";
 import { verifySignature } from "../src/modules/webhooks/service.ts";
+import { runJobsOnce } from "../src/wiring.ts";
 import { createDraft, createIntake, createProgram, type Paged, signIn } from "./support.ts";
 import {
   createEndpoint,
   setupWebhooksApp,
   startReceiver,
   webhookPass,
+  webhookSender,
 } from "./webhooks-support.ts";
-import { call, expectJson } from "./workflow-support.ts";
+import { call, expectJson, recordingMailer, testJobs } from "./workflow-support.ts";
 
 const ctx = await setupWebhooksApp();
 const admin = await signIn(ctx, "admin");
@@ -106,6 +108,14 @@ describe("signed deliveries", () => {
     );
     const other = await createEndpoint(ctx, admin, `${receiver.base}/unused`, ["payment.failed"]);
     expect(verifySignature(other.secret, request.headers, request.body, nowSec())).toBe(false);
+
+    // The secret is in no audit entry either.
+    const audit = await ctx.db.run(
+      (sql) => sql`SELECT details FROM audit_log
+      WHERE subject_id = ${endpoint.id}`,
+    );
+    expect(audit).toHaveLength(1); // its creation
+    expect(JSON.stringify(audit)).not.toContain(endpoint.secret.slice(6, 30));
 
     // Published once, fanned out once: further passes post nothing.
     expect(await pass()).toEqual({ delivered: 0, failed: 0 });
@@ -218,5 +228,34 @@ describe("which endpoints get what", () => {
     expect(receiver.at(disabledPath)).toHaveLength(0);
     expect(await deliveriesOf(filtered.id)).toHaveLength(0);
     expect(await deliveriesOf(disabled.id)).toHaveLength(0);
+  });
+});
+
+describe("the background pass", () => {
+  test("publishes the new events and posts the webhooks due (the server's jobs)", async () => {
+    const path = newHook();
+    await createEndpoint(ctx, admin, `${receiver.base}${path}`, ["application.status_changed"]);
+    const draft = await newDraft();
+    const jobs = { ...testJobs(ctx, recordingMailer().mailer), webhooks: webhookSender(ctx) };
+    const before = await runJobsOnce(jobs);
+    expect(before).toMatchObject({ webhooksDelivered: 0, webhooksFailed: 0 });
+    expect(before.published).toBeGreaterThan(0);
+    const withdrawn = await call(
+      ctx,
+      admin,
+      "POST",
+      `/api/v1/applications/${draft.id}/transitions/`,
+      {
+        to: "withdrawn",
+        reason: "Applicant asked by phone",
+      },
+    );
+    expect(withdrawn.status).toBe(200);
+    expect(await runJobsOnce(jobs)).toMatchObject({ published: 1, webhooksDelivered: 1 });
+    const [request] = receiver.at(path);
+    expect(JSON.parse(request?.body ?? "{}")).toMatchObject({
+      type: "application.status_changed",
+      data: { from: "draft", to: "withdrawn" },
+    });
   });
 });
