@@ -7,7 +7,12 @@ import {
 } from "@platform/server";
 import { Elysia } from "elysia";
 import packageJson from "../package.json";
-import { type AppSettings, DEFAULT_SETTINGS, type PaymentSettings } from "./config.ts";
+import {
+  type AppSettings,
+  DEFAULT_SETTINGS,
+  type PaymentSettings,
+  type WebhookSettings,
+} from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type AfterResponse, afterResponse } from "./lib/after-response.ts";
 import { account } from "./modules/account/index.ts";
@@ -36,6 +41,7 @@ import {
   documentChecklist,
   localDiskStorage,
 } from "./modules/documents/service.ts";
+import { events } from "./modules/events/index.ts";
 import { fee } from "./modules/fee/index.ts";
 import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
@@ -64,13 +70,18 @@ import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
+import { webhooks } from "./modules/webhooks/index.ts";
+import { fanOut, secretBox } from "./modules/webhooks/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import type { WorkflowSettings } from "./modules/workflow/service.ts";
 import { MODELS } from "./openapi-models.ts";
 import { workflowMoveDeps } from "./wiring.ts";
 
 type Overrides = Partial<
-  Omit<AppSettings, "jwtSecret" | "trustedProxies" | "payments" | "workflow" | "references">
+  Omit<
+    AppSettings,
+    "jwtSecret" | "trustedProxies" | "payments" | "workflow" | "references" | "webhooks"
+  >
 >;
 
 /** What the app runs on; every setting left out is env.ts's default (`DEFAULT_SETTINGS`). */
@@ -93,6 +104,7 @@ export type AppDeps = Overrides & {
   payments?: Partial<PaymentSettings>;
   workflow?: Partial<WorkflowSettings>;
   references?: Partial<ReferenceSettings>;
+  webhooks?: Partial<WebhookSettings>;
   /** Work requests start without waiting for it; index.ts waits for it on shutdown. */
   afterResponse?: AfterResponse;
 };
@@ -157,6 +169,13 @@ export function createApp(deps: AppDeps) {
     manualTtlMs: paymentSettings.manualTtlMs,
     manualInstructions: paymentSettings.manualInstructions,
     checkoutTtlMs: paymentSettings.checkoutTtlMs,
+  };
+  const webhookSettings = { ...DEFAULT_SETTINGS.webhooks, ...deps.webhooks };
+  const webhooksDeps = {
+    db,
+    now,
+    box: secretBox(webhookSettings.key ?? deps.jwtSecret),
+    allowPrivateTargets: webhookSettings.allowPrivateTargets,
   };
   const documentStorage =
     deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
@@ -225,6 +244,8 @@ export function createApp(deps: AppDeps) {
     .use(staff({ ...routed, move, passwordCost: authDeps.passwordCost, store, portalUrl }))
     .use(audit({ db, guard }))
     .use(outbox({ db, guard }))
+    .use(events({ db, guard, onPublished: fanOut }))
+    .use(webhooks({ ...webhooksDeps, guard, trustedProxies: deps.trustedProxies }))
     .use(
       documents({
         db,

@@ -27,6 +27,16 @@ export type PaymentSettings = {
   fetch?: typeof fetch;
 };
 
+/** Outgoing webhooks (modules/webhooks). */
+export type WebhookSettings = {
+  /** http:// and private or loopback targets: development and tests only. */
+  allowPrivateTargets: boolean;
+  /** Key material for endpoint secrets; null: derived from the JWT secret. */
+  key: string | null;
+  timeoutMs: number;
+  policy: DeliveryPolicy;
+};
+
 export type AppSettings = {
   jwtSecret: string;
   trustedProxies: TrustedProxies;
@@ -52,6 +62,7 @@ export type AppSettings = {
   reviewDisagreementThreshold: number;
   /** Who emails come from: also the ORGANIZER of interview invitations (.ics). */
   mailFrom: string;
+  webhooks: WebhookSettings;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -90,6 +101,16 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   },
   reviewDisagreementThreshold: env.ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD,
   mailFrom: env.ADMISSIONS_MAIL_FROM,
+  webhooks: {
+    allowPrivateTargets: env.ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    key: env.ADMISSIONS_WEBHOOK_KEY ?? null,
+    timeoutMs: env.ADMISSIONS_WEBHOOK_TIMEOUT_SECONDS * 1000,
+    policy: {
+      ...DELIVERY_TIMING,
+      maxAttempts: env.ADMISSIONS_WEBHOOK_MAX_ATTEMPTS,
+      baseBackoffMs: env.ADMISSIONS_WEBHOOK_RETRY_SECONDS * 1000,
+    },
+  },
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

@@ -131,6 +131,22 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 10 }),
   /** First retry delay of a failed email, doubled per attempt (capped at an hour). */
   ADMISSIONS_EMAIL_RETRY_SECONDS: T.Integer({ minimum: 1, maximum: 3_600, default: 30 }),
+  /**
+   * Webhook endpoints may be http:// and private or loopback addresses (receivers on
+   * 127.0.0.1 in development and tests). Refused in production: it opens the server to SSRF.
+   */
+  ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: T.Boolean({ default: false }),
+  /**
+   * The key webhook signing secrets are encrypted with (AES-256-GCM, derived by HKDF). Unset:
+   * derived from ADMISSIONS_JWT_SECRET; set it to that value before rotating the JWT secret.
+   */
+  ADMISSIONS_WEBHOOK_KEY: T.Optional(T.String({ minLength: MIN_JWT_SECRET_LENGTH })),
+  /** Delivery attempts per webhook before it is marked dead (backoff as for emails). */
+  ADMISSIONS_WEBHOOK_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 12 }),
+  /** First retry delay of a failed webhook, doubled per attempt (capped at an hour). */
+  ADMISSIONS_WEBHOOK_RETRY_SECONDS: T.Integer({ minimum: 1, maximum: 3_600, default: 30 }),
+  /** How long a receiver has to answer one webhook POST. */
+  ADMISSIONS_WEBHOOK_TIMEOUT_SECONDS: T.Integer({ minimum: 1, maximum: 60, default: 10 }),
 });
 
 export type AdmissionsEnv = typeof AdmissionsEnv.static;
@@ -143,6 +159,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const env = parseEnv(AdmissionsEnv, source);
   assertPaymentsConfig(env);
   assertS3Config(env);
+  if (env.NODE_ENV === "production" && env.ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS) {
+    throw new ConfigError(
+      "Invalid configuration:\n  ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: not in production (webhooks could reach the internal network)",
+    );
+  }
   if (env.NODE_ENV === "production") {
     const secret = env.ADMISSIONS_JWT_SECRET;
     if (secret === DEV_JWT_SECRET || secret.length < MIN_JWT_SECRET_LENGTH) {

@@ -16,6 +16,7 @@ import { admissionsMetrics } from "./metrics.ts";
 import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
 import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
+import { secretBox } from "./modules/webhooks/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
 try {
@@ -72,6 +73,15 @@ try {
       references: {
         reminderIntervalMs: settings.references.reminderIntervalMs,
         portalUrl: settings.portalUrl,
+      },
+      webhooks: {
+        db,
+        logger,
+        now: Date.now,
+        box: secretBox(settings.webhooks.key ?? settings.jwtSecret),
+        allowPrivateTargets: settings.webhooks.allowPrivateTargets,
+        policy: settings.webhooks.policy,
+        timeoutMs: settings.webhooks.timeoutMs,
       },
     },
     env.ADMISSIONS_JOBS_INTERVAL_MS,

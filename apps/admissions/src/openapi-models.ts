@@ -11,6 +11,7 @@ import * as dataRights from "./modules/data-rights/model.ts";
 import * as decision from "./modules/decision/model.ts";
 import * as deferrals from "./modules/deferrals/model.ts";
 import * as documents from "./modules/documents/model.ts";
+import * as events from "./modules/events/model.ts";
 import * as fee from "./modules/fee/model.ts";
 import * as feeWaiver from "./modules/fee-waiver/model.ts";
 import * as intakes from "./modules/intakes/model.ts";
@@ -28,6 +29,7 @@ import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
 import * as staff from "./modules/staff/model.ts";
 import * as users from "./modules/users/model.ts";
+import * as webhooks from "./modules/webhooks/model.ts";
 import * as workflow from "./modules/workflow/model.ts";
 /**
  * Every module's model.ts, whose PascalCase schemas become the named schemas of the OpenAPI
@@ -51,6 +53,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   decision,
   deferrals,
   documents,
+  events,
   fee,
   feeWaiver,
   intakes,
@@ -67,4 +70,5 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   rubric,
   sessions,
   staff,
+  webhooks,
 };

@@ -106,6 +106,8 @@ export const admissionsProblems = {
   REFEREE_EXISTS: { status: 409, title: "Referee already named" },
   REFERENCE_RECEIVED: { status: 409, title: "Reference already received" },
   INVALID_REFERENCE_LINK: { status: 400, title: "Invalid, expired or used reference link" },
+  // Webhooks
+  WEBHOOK_DELIVERY_PENDING: { status: 409, title: "Webhook delivery still pending" },
   // Data rights
   ERASURE_ALREADY_REQUESTED: { status: 409, title: "Erasure already requested" },
   DATA_REQUEST_NOT_PENDING: { status: 409, title: "Request no longer pending" },

@@ -6,6 +6,7 @@ import { auditEffects } from "./modules/audit/service.ts";
 import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
 import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
+import { eventEffects, publishEvents } from "./modules/events/service.ts";
 import { interviewEffects } from "./modules/interviews/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
@@ -22,6 +23,7 @@ import {
   sendDecisionDueReminders,
   sendDraftDeadlineNotices,
 } from "./modules/reminders/service.ts";
+import { deliverDueWebhooks, fanOut, type WebhookSender } from "./modules/webhooks/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
@@ -35,7 +37,8 @@ import { combineEffects, startJobs, type WorkflowSettings } from "./modules/work
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
  * the submission guards and the decision rules first (they may refuse), the applicant's profile
- * copied at submission, then the applicant's email and the audit entry, all in the move's
+ * copied at submission, then the applicant's email, the audit entry and the change feed's
+ * event (last: the webhooks tell only of a move that was written in full), all in the move's
  * transaction.
  */
 export const workflowMoveDeps = (
@@ -54,6 +57,7 @@ export const workflowMoveDeps = (
     notificationEffects,
     interviewEffects(mailFrom),
     auditEffects,
+    eventEffects,
   ),
 });
 
@@ -68,12 +72,15 @@ export type JobsDeps = {
   reminders?: ReminderSettings;
   /** Referee reminders: how often, and the portal their new links lead to (env.ts's defaults). */
   references?: { reminderIntervalMs: number; portalUrl: string };
+  /** How webhooks go out; none are posted when left out (events are still published). */
+  webhooks?: WebhookSender;
 };
 
 /**
  * One pass of the background work: expire the offers due and end those whose conditions are
  * overdue, write the reminders and digests due, deliver the emails due (these included), and
- * delete the payment records of erased applicants whose retention period is over.
+ * delete the payment records of erased applicants whose retention period is over; publish the
+ * change feed's new events and post the webhooks due.
  */
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
@@ -91,6 +98,10 @@ export async function runJobsOnce(deps: JobsDeps) {
   });
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
   const purged = await purgeExpiredPayments(deps.db, deps.now());
+  const published = await publishEvents(deps.db, fanOut);
+  const webhooks = deps.webhooks
+    ? await deliverDueWebhooks(deps.webhooks)
+    : { delivered: 0, failed: 0 };
   return {
     expired,
     conditionsNotMet,
@@ -100,6 +111,9 @@ export async function runJobsOnce(deps: JobsDeps) {
     refereeReminders,
     ...delivered,
     purged,
+    published,
+    webhooksDelivered: webhooks.delivered,
+    webhooksFailed: webhooks.failed,
   };
 }
 

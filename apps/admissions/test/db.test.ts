@@ -24,6 +24,7 @@ describe("migrations", () => {
       "0007_workflow_depth",
       "0008_interviews",
       "0009_references",
+      "0010_events_webhooks",
       "0011_blind_review_calibration",
     ]);
     for (const table of [
@@ -39,6 +40,10 @@ describe("migrations", () => {
       "fee_waivers",
       "receipt_counter",
       "webhook_events",
+      "events",
+      "webhook_endpoints",
+      "webhook_deliveries",
+      "webhook_attempts",
       "account_tokens",
       "user_sessions",
       "mfa_totp",

@@ -1033,6 +1033,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed (staff): events after a cursor, oldest first
+         * @description Cursor paging: pass the response's `next` as `?after=` to read on. Positions are gap-free and never appear out of order (docs/decisions.md).
+         */
+        get: operations["getApiV1Events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/interviews/": {
         parameters: {
             query?: never;
@@ -2037,6 +2057,120 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook endpoints (admins) */
+        get: operations["getApiV1Webhooks"];
+        put?: never;
+        /**
+         * Add an endpoint (admins); its signing secret is in this response only
+         * @description https:// only, and never a private, loopback or link-local address (422), unless ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS is on. It receives the events published from now on.
+         */
+        post: operations["postApiV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (admins) */
+        get: operations["getApiV1WebhooksById"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint with its deliveries (admins) */
+        delete: operations["deleteApiV1WebhooksById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, event types or description, or disable it
+         * @description A disabled endpoint gets no deliveries for events published meanwhile; its pending ones wait and go out once it is enabled again.
+         */
+        patch: operations["patchApiV1WebhooksById"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's deliveries (admins): status, attempts, last answer */
+        get: operations["getApiV1WebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with every attempt (admins) */
+        get: operations["getApiV1WebhooksByIdDeliveriesByDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivered or dead delivery again (admins), with the same webhook-id */
+        post: operations["postApiV1WebhooksByIdDeliveriesByDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (admins); the new one is in this response only
+         * @description Every attempt from now on, retries included, is signed with the new one.
+         */
+        post: operations["postApiV1WebhooksByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/health": {
         parameters: {
             query?: never;
@@ -2285,7 +2419,7 @@ export type components = {
             assignedAt: string;
         };
         /** @enum {string} */
-        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set" | "program.review_settings_set" | "review.extra_requested" | "review.extra_flagged" | "interview.created" | "interview.invited" | "interview.rescheduled" | "interview.cancelled" | "interview.scored";
+        AuditAction: "application.transition" | "application.reviewer_assigned" | "application.reviewer_unassigned" | "review.saved" | "review.conflict_declared" | "rubric.saved" | "program.created" | "program.updated" | "program.deactivated" | "program.reviewers_set" | "intake.created" | "intake.updated" | "staff.created" | "staff.updated" | "staff.password_reset" | "applications.exported" | "document.reviewed" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "fee.waived" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "data.exported" | "data.erasure_requested" | "data.erasure_cancelled" | "data.erasure_rejected" | "data.erasure_completed" | "condition.updated" | "application.conditions_met" | "deferral.requested" | "deferral.approved" | "deferral.refused" | "reason.created" | "reason.updated" | "intake.decisions_due_set" | "program.review_settings_set" | "review.extra_requested" | "review.extra_flagged" | "interview.created" | "interview.invited" | "interview.rescheduled" | "interview.cancelled" | "interview.scored" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered";
         AuditEntry: {
             /** Format: uuid */
             id: string;
@@ -2442,6 +2576,27 @@ export type components = {
                 /** @description At least 2 reviews: normalisation rescales them */
                 normalisable: boolean;
             }[];
+        };
+        ChangeEvent: {
+            /**
+             * Format: uuid
+             * @description Stable identity: the webhook-id header
+             */
+            id: string;
+            /** @description The feed cursor: gap-free, increasing */
+            position: number;
+            /** @example application.status_changed */
+            type: string;
+            applicationId: string | null;
+            subject: {
+                type: string;
+                id: string;
+            };
+            data: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            timestamp: string;
         };
         Checklist: {
             /** Format: uuid */
@@ -2801,6 +2956,8 @@ export type components = {
             password: string;
             reason?: string;
         };
+        /** @enum {string} */
+        EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted";
         ExtraReviews: {
             items: {
                 /** Format: uuid */
@@ -2816,6 +2973,14 @@ export type components = {
                 createdAt: string;
                 resolvedAt: string | null;
             }[];
+        };
+        /** @description Events after the cursor, oldest first */
+        FeedPage: {
+            events: components["schemas"]["ChangeEvent"][];
+            /** @description Pass as ?after= to continue: the last position read (unchanged if none) */
+            next: number;
+            /** @description More events are already there past `next` */
+            hasMore: boolean;
         };
         FeeSummary: {
             /** Format: uuid */
@@ -4153,6 +4318,131 @@ export type components = {
             received: true;
             /** @description This event id was processed before; nothing changed */
             duplicate: boolean;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            eventPosition: number;
+            /**
+             * @description pending: not delivered yet (retried with backoff); delivered (2xx); dead
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dead";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+        };
+        WebhookDeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+        };
+        WebhookDeliveryDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            eventPosition: number;
+            /**
+             * @description pending: not delivered yet (retried with backoff); delivered (2xx); dead
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dead";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+            /** @description Every attempt, oldest first */
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @description An endpoint's deliveries, newest first */
+        WebhookDeliveryPage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            /** @description Disabled endpoints receive nothing new; pending ones wait */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointCreate: {
+            /**
+             * @description https:// only; http:// and private or loopback addresses only when ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS is on (development, tests)
+             * @example https://crm.example.org/hooks/admissions
+             */
+            url: string;
+            description?: string;
+            /**
+             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted)
+             * @example [
+             *       "application.status_changed",
+             *       "payment.succeeded"
+             *     ]
+             */
+            eventTypes: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted")[];
+        };
+        WebhookEndpointList: {
+            results: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointUpdate: {
+            /**
+             * @description https:// only; http:// and private or loopback addresses only when ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS is on (development, tests)
+             * @example https://crm.example.org/hooks/admissions
+             */
+            url?: string;
+            description?: string | null;
+            /**
+             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted)
+             * @example [
+             *       "application.status_changed",
+             *       "payment.succeeded"
+             *     ]
+             */
+            eventTypes?: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted")[];
+            enabled?: boolean;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            /** @description Disabled endpoints receive nothing new; pending ones wait */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret (Standard Webhooks `whsec_…`), shown only here: store it now. Rotating issues a new one. */
+            secret: string;
         };
     };
     responses: never;
@@ -11667,6 +11957,85 @@ export interface operations {
             };
         };
     };
+    getApiV1Events: {
+        parameters: {
+            query?: {
+                /** @description The last position already read (0 or omitted: from the start) */
+                after?: number;
+                limit?: number;
+                type?: components["schemas"]["EventTypeSchema"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events after the cursor, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getApiV1Interviews: {
         parameters: {
             query?: {
@@ -18646,6 +19015,867 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "CANNOT_CHANGE_OWN_ACCOUNT" | "CONFLICT";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1WebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteApiV1WebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    patchApiV1WebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1WebhooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "delivered" | "dead";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endpoint's deliveries, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1WebhooksByIdDeliveriesByDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1WebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `WEBHOOK_DELIVERY_PENDING`: Webhook delivery still pending */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "WEBHOOK_DELIVERY_PENDING";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1WebhooksByIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
                     };
                 };
             };

@@ -34,6 +34,7 @@ const tags = [
   { name: "decisions", description: "Offers, the waitlist and seats per intake" },
   { name: "interviews", description: "Interview slots, invitations and the panel's scores" },
   { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
+  { name: "integrations", description: "The change feed and signed outgoing webhooks" },
   { name: "health", description: "Probes" },
 ];
 

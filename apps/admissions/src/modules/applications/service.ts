@@ -41,6 +41,9 @@ export {
   type SubmissionChecks,
   submissionEffects,
 } from "./internal/guards.ts";
+
+import { recordEvent } from "../events/service.ts";
+
 export { type Filters, filtersFor, listApplications, whereOf } from "./internal/list.ts";
 
 const load = loadApplication;
@@ -82,6 +85,16 @@ export async function createApplication(
       });
     }
     await recordTransition(tx, row.id, null, "draft", { ...origin, reason: null, at });
+    await recordEvent(
+      tx,
+      {
+        type: "application.created",
+        applicationId: row.id,
+        subject: { type: "application", id: row.id },
+        data: { status: "draft", programId: row.program_id, intakeId: row.intake_id },
+      },
+      at,
+    );
     await adjustCount(
       tx,
       { programId: row.program_id, intakeId: row.intake_id, status: "draft" },

@@ -6,6 +6,7 @@ import { notFound, problem } from "../../problems.ts";
 import type { DocumentChecklist } from "../applications/service.ts";
 import { ownApplication, visibleApplication } from "../applications/service.ts";
 import type { DocumentType } from "../catalog/model.ts";
+import { recordEvent } from "../events/service.ts";
 import type { User } from "../users/model.ts";
 import { isBlindFor, recordAudit } from "../workflow/service.ts";
 import { verifiedStream } from "./internal/checksum.ts";
@@ -109,6 +110,16 @@ export async function deleteDocument(
     }
     const found = await findDocument(tx, applicationId, documentId);
     await tx`DELETE FROM documents WHERE id = ${documentId}`;
+    await recordEvent(
+      tx,
+      {
+        type: "document.deleted",
+        applicationId,
+        subject: { type: "document", id: documentId },
+        data: { documentType: found.type },
+      },
+      isoAt(deps.now()),
+    );
     return found;
   });
   // After the commit: a failure here leaves an unreferenced file, never a row without its file.
@@ -149,6 +160,16 @@ export async function reviewDocument(
         applicationId,
         subject: { type: "document", id: documentId },
         details: { decision: body.decision, note },
+      },
+      at,
+    );
+    await recordEvent(
+      tx,
+      {
+        type: "document.reviewed",
+        applicationId,
+        subject: { type: "document", id: documentId },
+        data: { status: body.decision },
       },
       at,
     );

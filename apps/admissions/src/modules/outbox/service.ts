@@ -14,4 +14,9 @@ export {
   notificationEffects,
   outboxCounts,
 } from "./internal/outbox.ts";
-export { DELIVERY_TIMING, type DeliveryPolicy, deliverDueEmails } from "./internal/worker.ts";
+export {
+  backoffMs,
+  DELIVERY_TIMING,
+  type DeliveryPolicy,
+  deliverDueEmails,
+} from "./internal/worker.ts";

@@ -177,7 +177,8 @@ export const listPayments = (
   page: Page,
   requestUrl: string,
 ) =>
-  deps.db.run(async (sql) => {
+  // A transaction: expiring a reference writes its change-feed event with it.
+  deps.db.transaction(async (sql) => {
     await visibleApplication(sql, applicationId, viewer);
     await expireOverdueManual(sql, applicationId, isoAt(deps.now()));
     const [total] = await sql`SELECT count(*) AS n FROM payments
@@ -189,7 +190,7 @@ export const listPayments = (
 
 /** One payment; a manual one past its expiry is shown (and stored) as expired. */
 export const getPayment = (deps: PaymentsDeps, viewer: User, id: string) =>
-  deps.db.run(async (sql) => {
+  deps.db.transaction(async (sql) => {
     const row = await visiblePayment(sql, id, viewer);
     await expireOverdueManual(sql, row.application_id, isoAt(deps.now()));
     return presentOne(sql, deps, (await findPayment(sql, id)) ?? row);

@@ -208,6 +208,11 @@ export const AUDIT_ACTIONS = [
   "interview.rescheduled",
   "interview.cancelled",
   "interview.scored",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "webhook.redelivered",
 ] as const;
 export const AuditAction = enumOf(AUDIT_ACTIONS);
 export type AuditAction = typeof AuditAction.static;

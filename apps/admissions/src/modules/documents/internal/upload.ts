@@ -4,6 +4,7 @@ import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { type ApplicationFacts, isClosed, ownApplication } from "../../applications/service.ts";
 import { DOCUMENT_TYPES, type DocumentType } from "../../catalog/model.ts";
+import { recordEvent } from "../../events/service.ts";
 import type { User } from "../../users/model.ts";
 import type { Document } from "../model.ts";
 import { countOf, type DocumentRow, toDocument } from "../queries.ts";
@@ -113,6 +114,16 @@ async function insertDocument(
       updated_at: at,
     };
     await tx`INSERT INTO documents ${tx(row)}`;
+    await recordEvent(
+      tx,
+      {
+        type: "document.uploaded",
+        applicationId,
+        subject: { type: "document", id: row.id },
+        data: { documentType: row.type, status: row.status, sizeBytes: row.size_bytes },
+      },
+      at,
+    );
     return toDocument(row, actor);
   });
 }

@@ -3,6 +3,7 @@ import { recordAudit } from "../../workflow/service.ts";
 import { findInterview, type InterviewRow } from "../queries.ts";
 import { parseMailbox } from "./deps.ts";
 import { enqueueInterviewEmail } from "./emails.ts";
+import { interviewEvent } from "./events.ts";
 
 /** While the application is in one of these, its interviews stand. */
 const INTERVIEWING = new Set(["under_review", "interviewing"]);
@@ -28,6 +29,13 @@ export const interviewEffects = (mailFrom: string): TransitionEffects => ({
       await tx`UPDATE interview_panel SET active = ${false} WHERE interview_id = ${id}`;
       const row = (await findInterview(tx, id)) as InterviewRow;
       await enqueueInterviewEmail(tx, "cancelled", row, after, parseMailbox(mailFrom), at);
+      await interviewEvent(
+        tx,
+        "interview.cancelled",
+        { id, applicationId: after.id },
+        { status: "cancelled", by: "application moved" },
+        at,
+      );
       await recordAudit(
         tx,
         move.origin,

@@ -14,6 +14,7 @@ import type { Interview, InterviewStatus, Invite, Note } from "../model.ts";
 import { findInterview, type InterviewRow, panelOf } from "../queries.ts";
 import { type InterviewsDeps, loadInterview, parseMailbox, type UserOrigin } from "./deps.ts";
 import { enqueueInterviewEmail } from "./emails.ts";
+import { interviewEvent } from "./events.ts";
 import { closed, showInterview } from "./slots.ts";
 
 /** Applications in these statuses may be invited; under_review moves on to interviewing. */
@@ -92,6 +93,13 @@ export function inviteToInterview(
     }
     const after = (await findInterview(tx, id)) as InterviewRow;
     await enqueueInterviewEmail(tx, "invited", after, application, parseMailbox(deps.mailFrom), at);
+    await interviewEvent(
+      tx,
+      "interview.invited",
+      { id, applicationId: application.id },
+      { status: "invited", startsAt: toIso(after.starts_at), endsAt: toIso(after.ends_at) },
+      at,
+    );
     await recordAudit(
       tx,
       origin,
@@ -130,6 +138,13 @@ export function confirmInterview(deps: InterviewsDeps, origin: UserOrigin, id: s
     if (row.status === "invited") {
       await tx`UPDATE interviews SET status = 'confirmed', updated_at = ${isoAt(nowMs)}
         WHERE id = ${id}`;
+      await interviewEvent(
+        tx,
+        "interview.confirmed",
+        { id, applicationId: row.application_id },
+        { status: "confirmed" },
+        isoAt(nowMs),
+      );
     }
     return showInterview(tx, (await findInterview(tx, id)) as InterviewRow, origin.actor);
   });
@@ -156,6 +171,13 @@ export function requestReschedule(
       applicant_note: body?.note?.trim() || null,
       updated_at: isoAt(nowMs),
     })} WHERE id = ${id}`;
+    await interviewEvent(
+      tx,
+      "interview.reschedule_requested",
+      { id, applicationId: row.application_id },
+      { status: "reschedule_requested" },
+      isoAt(nowMs),
+    );
     return showInterview(tx, (await findInterview(tx, id)) as InterviewRow, origin.actor);
   });
 }
@@ -183,6 +205,13 @@ export function cancelInterview(deps: InterviewsDeps, origin: UserOrigin, id: st
       updated_at: at,
     })} WHERE id = ${id}`;
     await tx`UPDATE interview_panel SET active = ${false} WHERE interview_id = ${id}`;
+    await interviewEvent(
+      tx,
+      "interview.cancelled",
+      { id, applicationId: row.application_id },
+      { status: "cancelled", by: staff ? "staff" : "applicant" },
+      at,
+    );
     const after = (await findInterview(tx, id)) as InterviewRow;
     const application: Application | null =
       row.application_id && LIVE.has(row.status)

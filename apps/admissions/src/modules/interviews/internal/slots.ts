@@ -15,6 +15,7 @@ import {
 } from "../queries.ts";
 import { type InterviewsDeps, loadInterview, parseMailbox, type UserOrigin } from "./deps.ts";
 import { enqueueInterviewEmail } from "./emails.ts";
+import { interviewEvent } from "./events.ts";
 
 /** Exactly one of a place and a link (422 otherwise); `fallback` when neither is given. */
 function whereOf(
@@ -156,6 +157,13 @@ export function rescheduleInterview(
     await tx`UPDATE interview_panel SET starts_at = ${times.startsAt}, ends_at = ${times.endsAt}
       WHERE interview_id = ${id}`;
     const after = (await findInterview(tx, id)) as InterviewRow;
+    await interviewEvent(
+      tx,
+      "interview.rescheduled",
+      { id, applicationId: row.application_id },
+      { status: after.status, startsAt: times.startsAt, endsAt: times.endsAt },
+      at,
+    );
     if (row.application_id) {
       const application = await loadApplication(tx, row.application_id);
       if (application) {

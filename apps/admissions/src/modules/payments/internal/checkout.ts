@@ -5,7 +5,7 @@ import type { User } from "../../users/model.ts";
 import { findPayment, type PaymentRow } from "../queries.ts";
 import type { PaymentsDeps } from "./access.ts";
 import { presentOne } from "./access.ts";
-import { expireOverdueManual, pendingPayment } from "./ledger.ts";
+import { expireOverdueManual, markClosed, pendingPayment } from "./ledger.ts";
 import { applySessionState } from "./sessions.ts";
 
 /** Opens the provider's checkout for a pending payment that has none yet (idempotent). */
@@ -57,10 +57,8 @@ export async function syncWithProvider(deps: PaymentsDeps, row: PaymentRow): Pro
   const at = isoAt(deps.now());
   if (row.provider === "stripe" && !row.checkout_session_id) {
     if (Date.parse(toIso(row.expires_at)) <= deps.now()) {
-      await deps.db.transaction(
-        (tx) =>
-          tx`UPDATE payments SET status = 'expired', status_reason = 'Checkout was never opened',
-          updated_at = ${at} WHERE id = ${row.id} AND status = 'pending'`,
+      await deps.db.transaction((tx) =>
+        markClosed(tx, row.id, "expired", { at, reason: "Checkout was never opened" }),
       );
     }
     return;

@@ -2,6 +2,8 @@ import type { SQL } from "bun";
 import { toInt } from "../../../db/dialect.ts";
 import type { FeeLedger, FeeStatus } from "../../applications/service.ts";
 import type { Program } from "../../catalog/model.ts";
+import type { EventType } from "../../events/model.ts";
+import { recordEvent } from "../../events/service.ts";
 import type { PaymentStatus } from "../model.ts";
 import type { PaymentRow } from "../queries.ts";
 
@@ -19,6 +21,38 @@ export const PAYMENT_MOVES: Readonly<Record<PaymentStatus, readonly PaymentStatu
 };
 
 export const canMove = (from: PaymentStatus, to: PaymentStatus) => PAYMENT_MOVES[from].includes(to);
+
+/**
+ * The change feed's event for a payment that just changed, in the change's transaction: ids,
+ * status and amount only (webhooks and the feed carry no personal data).
+ */
+export async function recordPaymentEvent(
+  tx: SQL,
+  type: EventType & `payment.${string}`,
+  paymentId: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const [row] = (await tx`SELECT application_id, status, provider, amount, currency
+    FROM payments WHERE id = ${paymentId}`) as PaymentRow[];
+  if (!row) return;
+  await recordEvent(
+    tx,
+    {
+      type,
+      applicationId: row.application_id,
+      subject: { type: "payment", id: paymentId },
+      data: {
+        status: row.status,
+        provider: row.provider,
+        amount: toInt(row.amount),
+        currency: row.currency,
+        ...extra,
+      },
+    },
+    at,
+  );
+}
 
 /** The next receipt number, in the caller's transaction: unique and without gaps. */
 async function nextReceiptNumber(tx: SQL): Promise<number> {
@@ -52,6 +86,7 @@ export async function markSucceeded(
   if (result.count !== 1) return false;
   const receipt = await nextReceiptNumber(tx);
   await tx`UPDATE payments SET receipt_number = ${receipt} WHERE id = ${paymentId}`;
+  await recordPaymentEvent(tx, "payment.succeeded", paymentId, change.at);
   return true;
 }
 
@@ -65,15 +100,23 @@ export async function markClosed(
   const result = await tx`UPDATE payments SET status = ${to}, status_reason = ${change.reason},
       decided_by = ${change.decidedBy ?? null}, updated_at = ${change.at}
     WHERE id = ${paymentId} AND status = 'pending'`;
-  return result.count === 1;
+  if (result.count !== 1) return false;
+  await recordPaymentEvent(
+    tx,
+    to === "failed" ? "payment.failed" : "payment.expired",
+    paymentId,
+    change.at,
+  );
+  return true;
 }
 
 /** Manual references past their expiry time become expired (they could not be confirmed). */
 export async function expireOverdueManual(tx: SQL, applicationId: string, at: string) {
-  await tx`UPDATE payments SET status = 'expired', status_reason = 'The payment reference expired',
-      updated_at = ${at}
+  const expired = (await tx`UPDATE payments SET status = 'expired',
+      status_reason = 'The payment reference expired', updated_at = ${at}
     WHERE application_id = ${applicationId} AND provider = 'manual' AND status = 'pending'
-      AND expires_at <= ${at}`;
+      AND expires_at <= ${at} RETURNING id`) as { id: string }[];
+  for (const { id } of expired) await recordPaymentEvent(tx, "payment.expired", id, at);
 }
 
 export async function pendingPayment(tx: SQL, applicationId: string): Promise<PaymentRow | null> {

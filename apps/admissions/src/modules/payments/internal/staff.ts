@@ -14,6 +14,7 @@ import {
   markClosed,
   markSucceeded,
   pendingPayment,
+  recordPaymentEvent,
 } from "./ledger.ts";
 
 const illegal = (row: PaymentRow, action: string) =>
@@ -127,11 +128,18 @@ export async function refundPayment(
       reserved.amount,
       reserved.refundId,
     );
-    await deps.db.run(
-      (sql) => sql`UPDATE payment_refunds SET status = ${result.settled ? "succeeded" : "pending"},
-        provider_refund_id = ${result.refundId}, updated_at = ${isoAt(deps.now())}
-        WHERE id = ${reserved.refundId}`,
-    );
+    const settledAt = isoAt(deps.now());
+    await deps.db.transaction(async (tx) => {
+      await tx`UPDATE payment_refunds SET status = ${result.settled ? "succeeded" : "pending"},
+        provider_refund_id = ${result.refundId}, updated_at = ${settledAt}
+        WHERE id = ${reserved.refundId}`;
+      // Told once the provider took the refund, not when it was reserved: a refused one is undone.
+      await recordPaymentEvent(tx, "payment.refunded", paymentId, settledAt, {
+        refundId: reserved.refundId,
+        refundAmount: reserved.amount,
+        refundSettled: result.settled,
+      });
+    });
   } catch (error) {
     await deps.db.transaction(async (tx) => {
       await tx`UPDATE payment_refunds SET status = 'failed', updated_at = ${at}
@@ -150,7 +158,8 @@ export async function refundPayment(
 
 /** The fee's standing as the submission guard sees it, with the waiver if there is one. */
 export const getFee = (deps: PaymentsDeps, viewer: User, applicationId: string) =>
-  deps.db.run(async (sql): Promise<FeeSummary> => {
+  // A transaction: expiring a reference writes its change-feed event with it.
+  deps.db.transaction(async (sql): Promise<FeeSummary> => {
     const facts = await visibleApplication(sql, applicationId, viewer);
     await expireOverdueManual(sql, applicationId, isoAt(deps.now()));
     const [waiver] = await sql`SELECT * FROM fee_waivers WHERE application_id = ${applicationId}`;

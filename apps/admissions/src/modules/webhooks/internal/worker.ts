@@ -1,0 +1,175 @@
+import type { Logger } from "@platform/server";
+import type { SQL } from "bun";
+import type { Db } from "../../../db/client.ts";
+import { toInt } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import type { ChangeEvent } from "../../events/model.ts";
+import { eventsByIds } from "../../events/service.ts";
+import { backoffMs, type DeliveryPolicy } from "../../outbox/service.ts";
+import type { SecretBox } from "./secret.ts";
+import { signedHeaders } from "./signature.ts";
+import { assertPublicTarget } from "./target.ts";
+
+export type WebhookSender = {
+  db: Db;
+  logger: Logger;
+  now: () => number;
+  box: SecretBox;
+  allowPrivateTargets: boolean;
+  /** The email outbox's retry policy: attempts, lease, batch, doubling backoff. */
+  policy: DeliveryPolicy;
+  /** A receiver that has not answered by then counts as a failed attempt. */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+};
+
+type Claimed = {
+  id: string;
+  attempts: unknown;
+  event_id: string;
+  endpoint_id: string;
+  url: string;
+  secret_sealed: string;
+};
+
+/**
+ * Takes up to `batchSize` due deliveries of enabled endpoints, as the email outbox takes
+ * emails: one statement pushes them a lease ahead and counts the attempt, so another replica
+ * (SKIP LOCKED) or the next pass leaves them alone while they are sent, and a crash mid-send
+ * only delays them until the lease ends.
+ */
+async function claimDue(deps: WebhookSender): Promise<Claimed[]> {
+  const { db, policy } = deps;
+  const nowMs = deps.now();
+  const lock = (sql: SQL) =>
+    db.dialect === "postgres" ? sql.unsafe(" FOR UPDATE OF d SKIP LOCKED") : sql``;
+  const claimed = (await db.run(
+    (sql) => sql`UPDATE webhook_deliveries
+      SET next_attempt_at = ${isoAt(nowMs + policy.leaseMs)}, attempts = attempts + 1
+      WHERE id IN (SELECT d.id FROM webhook_deliveries d
+        JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= ${isoAt(nowMs)} AND w.enabled = TRUE
+        ORDER BY d.next_attempt_at, d.id LIMIT ${policy.batchSize}${lock(sql)})
+      RETURNING id`,
+  )) as { id: string }[];
+  if (claimed.length === 0) return [];
+  const ids = claimed.map((row) => row.id);
+  return (await db.run(
+    (sql) => sql`SELECT d.id, d.attempts, d.event_id, d.endpoint_id, w.url, w.secret_sealed
+      FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+      WHERE d.id IN ${sql(ids)}`,
+  )) as Claimed[];
+}
+
+type Outcome = { statusCode: number | null; error: string | null; durationMs: number };
+
+/**
+ * One POST: signed afresh (a new timestamp per attempt, the same webhook-id), no redirects
+ * followed (a 3xx is a failure: a receiver must not bounce us elsewhere), a time limit, and
+ * the response body left unread.
+ */
+async function post(deps: WebhookSender, row: Claimed, event: ChangeEvent): Promise<Outcome> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  try {
+    await assertPublicTarget(row.url, deps.allowPrivateTargets);
+    const secret = await deps.box.open(row.endpoint_id, row.secret_sealed);
+    const body = JSON.stringify(event);
+    const headers = signedHeaders(secret, event.id, Math.floor(deps.now() / 1000), body);
+    const response = await (deps.fetch ?? fetch)(row.url, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "user-agent": "admissions-webhooks/1",
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(deps.timeoutMs),
+    });
+    await response.body?.cancel();
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      statusCode: response.status,
+      error: ok ? null : `receiver answered ${response.status}`,
+      durationMs: took(),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { statusCode: null, error: message.slice(0, 500), durationMs: took() };
+  }
+}
+
+async function settle(deps: WebhookSender, row: Claimed, outcome: Outcome): Promise<boolean> {
+  const at = isoAt(deps.now());
+  const attempts = toInt(row.attempts);
+  const delivered = outcome.error === null;
+  const retryAt =
+    delivered || attempts >= deps.policy.maxAttempts
+      ? null
+      : deps.now() + backoffMs(deps.policy, attempts);
+  await deps.db.transaction(async (tx) => {
+    await tx`INSERT INTO webhook_attempts ${tx({
+      id: newId(),
+      delivery_id: row.id,
+      attempted_at: at,
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      duration_ms: outcome.durationMs,
+    })}`;
+    if (delivered) {
+      await tx`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ${at},
+          last_status_code = ${outcome.statusCode}, last_error = NULL
+        WHERE id = ${row.id} AND status = 'pending'`;
+    } else if (retryAt === null) {
+      await tx`UPDATE webhook_deliveries SET status = 'dead',
+          last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}
+        WHERE id = ${row.id} AND status = 'pending'`;
+    } else {
+      await tx`UPDATE webhook_deliveries SET next_attempt_at = ${isoAt(retryAt)},
+          last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}
+        WHERE id = ${row.id} AND status = 'pending'`;
+    }
+  });
+  if (!delivered) {
+    deps.logger.warn("webhook delivery failed", {
+      deliveryId: row.id,
+      endpointId: row.endpoint_id,
+      attempts,
+      retryAt: retryAt === null ? "never (dead)" : isoAt(retryAt),
+      error: outcome.error,
+    });
+  }
+  return delivered;
+}
+
+/**
+ * One pass: claims the due deliveries and posts them side by side (a slow receiver holds up
+ * only its own), outside any transaction. Each attempt is logged; the delivery is then
+ * delivered, due again after its backoff, or dead after the last attempt.
+ */
+export async function deliverDueWebhooks(
+  deps: WebhookSender,
+): Promise<{ delivered: number; failed: number }> {
+  const claimed = await claimDue(deps);
+  if (claimed.length === 0) return { delivered: 0, failed: 0 };
+  const events = new Map(
+    (
+      await deps.db.run((sql) =>
+        eventsByIds(
+          sql,
+          claimed.map((row) => row.event_id),
+        ),
+      )
+    ).map((event) => [event.id, event]),
+  );
+  const results = await Promise.all(
+    claimed.map(async (row) => {
+      const event = events.get(row.event_id);
+      if (!event) return false; // deleted with its endpoint's cascade meanwhile
+      return settle(deps, row, await post(deps, row, event));
+    }),
+  );
+  const delivered = results.filter(Boolean).length;
+  return { delivered, failed: results.length - delivered };
+}
