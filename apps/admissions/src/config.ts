@@ -46,6 +46,8 @@ export type AppSettings = {
   mfaKey: string | null;
   /** Calendar years an erased applicant's payment records are kept. */
   paymentRetentionYears: number;
+  /** Ed25519 PKCS#8 (base64) letters and receipts are signed with; null: one per process. */
+  signingKey: string | null;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -78,6 +80,7 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   adminMfaRequired: env.ADMISSIONS_ADMIN_MFA_REQUIRED,
   mfaKey: env.ADMISSIONS_MFA_KEY ?? null,
   paymentRetentionYears: env.ADMISSIONS_PAYMENT_RETENTION_YEARS,
+  signingKey: env.ADMISSIONS_SIGNING_KEY ?? null,
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

@@ -22,6 +22,7 @@ import * as reasons from "./modules/reasons/model.ts";
 import * as reviews from "./modules/reviews/model.ts";
 import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
+import * as signedDocuments from "./modules/signed-documents/model.ts";
 import * as staff from "./modules/staff/model.ts";
 import * as users from "./modules/users/model.ts";
 import * as workflow from "./modules/workflow/model.ts";
@@ -58,5 +59,6 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   reviews,
   rubric,
   sessions,
+  signedDocuments,
   staff,
 };

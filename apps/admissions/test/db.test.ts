@@ -22,6 +22,7 @@ describe("migrations", () => {
       "0005_account_recovery",
       "0006_mfa_profile_data_rights",
       "0007_workflow_depth",
+      "0012_audit_chain_signed_documents",
     ]);
     for (const table of [
       "users",
@@ -43,6 +44,10 @@ describe("migrations", () => {
       "profiles",
       "profile_history",
       "data_requests",
+      "audit_chain_head",
+      "audit_chain_backlog",
+      "signed_documents",
+      "signing_keys",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

@@ -3,6 +3,7 @@ import { type Dialect, forUpdateOf, toIso, toIsoOrNull } from "../../db/dialect.
 import { newId } from "../../lib/ids.ts";
 import { notFound } from "../../problems.ts";
 import { isStaff, type PersonalDetails, type User } from "../users/model.ts";
+import { chainOnCommit, contentHash, newContentSalt } from "./internal/audit-chain.ts";
 import type {
   ActorRole,
   Application,
@@ -160,8 +161,10 @@ export async function recordTransition(
 }
 
 /**
- * Appends one audit entry, in the caller's transaction, so the log holds exactly the actions
- * that happened. Nothing updates or deletes entries (the database refuses it: migration 0004).
+ * Appends one audit entry, in the caller's transaction (a `db.transaction` handle), so the log
+ * holds exactly the actions that happened; it joins the hash chain as that transaction commits
+ * (internal/audit-chain.ts). Nothing deletes entries, and the database refuses every UPDATE
+ * but chaining and an erasure's redaction (migrations 0004, 0006, 0012).
  */
 export async function recordAudit(
   tx: SQL,
@@ -169,16 +172,22 @@ export async function recordAudit(
   event: AuditEvent,
   at: string,
 ): Promise<void> {
+  const id = newId();
+  const details = JSON.stringify(event.details ?? {});
+  const salt = newContentSalt();
   await tx`INSERT INTO audit_log ${tx({
-    id: newId(),
+    id,
     actor_id: origin.actor.id,
     actor_role: origin.actor.role,
     action: event.action,
     application_id: event.applicationId ?? null,
     subject_type: event.subject?.type ?? null,
     subject_id: event.subject?.id ?? null,
-    details: JSON.stringify(event.details ?? {}),
+    details,
     client_ip: origin.clientIp,
+    content_salt: salt,
+    content_hash: contentHash(salt, details, origin.clientIp),
     created_at: at,
   })}`;
+  chainOnCommit(tx, id);
 }

@@ -6,6 +6,14 @@
  * cycle; features plug in through `TransitionEffects`.
  */
 export {
+  appendToChain,
+  type ChainedRow,
+  chainBacklog,
+  contentHash,
+  GENESIS_HASH,
+  rowHash,
+} from "./internal/audit-chain.ts";
+export {
   adjustCount,
   type CountFilters,
   countFromTotals,
