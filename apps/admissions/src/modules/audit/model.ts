@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { Id, Timestamp } from "../../lib/schema.ts";
+import { Id, int, Timestamp } from "../../lib/schema.ts";
 import { ActorRole, AuditAction } from "../workflow/model.ts";
 
 export const AuditEntry = t.Object({
@@ -57,12 +57,12 @@ export type ChainQuery = typeof ChainQuery.static;
 
 export const ChainReport = t.Object({
   ok: t.Boolean(),
-  checked: t.Integer({ description: "Entries walked" }),
-  redacted: t.Integer({
+  checked: int({ description: "Entries walked" }),
+  redacted: int({
     description: "Entries an erasure redacted: their details and address are not checked",
   }),
   head: t.Object(
-    { seq: t.Integer(), hash: t.String() },
+    { seq: int(), hash: t.String() },
     {
       description:
         "The chain's head as it was when the walk began; keep it to anchor a later check",
@@ -71,7 +71,7 @@ export const ChainReport = t.Object({
   firstBroken: t.Nullable(
     t.Object({
       id: t.Nullable(Id, { description: "null when entries after the last one were removed" }),
-      seq: t.Nullable(t.Integer()),
+      seq: t.Nullable(int()),
       reason: BreakReason,
       detail: t.String(),
     }),
