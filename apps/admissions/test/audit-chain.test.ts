@@ -138,6 +138,16 @@ describe("the audit log's hash chain", () => {
     await drop();
   });
 
+  test("an entry written outside a transaction is refused, and nothing is written", async () => {
+    const { db, drop } = await testDatabase();
+    await expect(
+      db.run((sql) => recordAudit(sql, SYSTEM, { action: "applications.exported" }, isoAt(0))),
+    ).rejects.toThrow("not inside db.transaction");
+    const [row] = await db.run((sql) => sql`SELECT count(*) AS n FROM audit_log`);
+    expect(Number(row?.n)).toBe(0);
+    await drop();
+  });
+
   test("the database still refuses to change or delete a chained entry", async () => {
     const { db, drop } = await testDatabase();
     const [id = ""] = await appendEntries(db, 1);

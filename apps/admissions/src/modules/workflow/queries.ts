@@ -175,6 +175,8 @@ export async function recordAudit(
   const id = newId();
   const details = JSON.stringify(event.details ?? {});
   const salt = newContentSalt();
+  // Before the insert: outside a transaction this throws, and nothing is written unchained.
+  chainOnCommit(tx, id);
   await tx`INSERT INTO audit_log ${tx({
     id,
     actor_id: origin.actor.id,
@@ -189,5 +191,4 @@ export async function recordAudit(
     content_hash: contentHash(salt, details, origin.clientIp),
     created_at: at,
   })}`;
-  chainOnCommit(tx, id);
 }
