@@ -172,23 +172,25 @@ export async function recordAudit(
   event: AuditEvent,
   at: string,
 ): Promise<void> {
-  const id = newId();
-  const details = JSON.stringify(event.details ?? {});
   const salt = newContentSalt();
-  // Before the insert: outside a transaction this throws, and nothing is written unchained.
-  chainOnCommit(tx, id);
-  await tx`INSERT INTO audit_log ${tx({
-    id,
+  const details = JSON.stringify(event.details ?? {});
+  const entry = {
+    id: newId(),
     actor_id: origin.actor.id,
     actor_role: origin.actor.role,
     action: event.action,
     application_id: event.applicationId ?? null,
     subject_type: event.subject?.type ?? null,
     subject_id: event.subject?.id ?? null,
+    created_at: at,
+    content_hash: contentHash(salt, details, origin.clientIp),
+  };
+  // Before the insert: outside a transaction this throws, and nothing is written unchained.
+  chainOnCommit(tx, entry);
+  await tx`INSERT INTO audit_log ${tx({
+    ...entry,
     details,
     client_ip: origin.clientIp,
     content_salt: salt,
-    content_hash: contentHash(salt, details, origin.clientIp),
-    created_at: at,
   })}`;
 }

@@ -48,7 +48,31 @@ export const contentHash = (salt: string | null, details: string, clientIp: stri
 export const newContentSalt = () =>
   Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 
-export const rowHash = (row: ChainedRow, seq: number, prevHash: string, content: string) =>
+/** What the chain hashes of an entry: all but the redactable content, which is in its hash. */
+export type Linkable = Pick<
+  ChainedRow,
+  | "id"
+  | "actor_id"
+  | "actor_role"
+  | "action"
+  | "application_id"
+  | "subject_type"
+  | "subject_id"
+  | "created_at"
+> & { content_hash: string };
+
+/**
+ * The time as `toISOString` writes it, whatever form it was stored or read back in (SQLite
+ * keeps the text given, PostgreSQL hands back a Date).
+ */
+const canonicalTime = (value: unknown) => new Date(toIso(value)).toISOString();
+
+export const rowHash = (
+  row: Omit<Linkable, "content_hash">,
+  seq: number,
+  prevHash: string,
+  content: string,
+) =>
   sha256([
     "audit/v1",
     seq,
@@ -60,75 +84,78 @@ export const rowHash = (row: ChainedRow, seq: number, prevHash: string, content:
     row.application_id,
     row.subject_type,
     row.subject_id,
-    toIso(row.created_at),
+    canonicalTime(row.created_at),
     content,
   ]);
 
 /** Entries written in a transaction and not yet chained, per transaction handle. */
-const pending = new WeakMap<SQL, string[]>();
+const pending = new WeakMap<SQL, Linkable[]>();
 
-/** Chains `id` when `tx` commits (see `beforeCommit`: the head's lock is taken last). */
-export function chainOnCommit(tx: SQL, id: string): void {
-  const ids = pending.get(tx);
-  if (ids) {
-    ids.push(id);
+/**
+ * Chains `entry` when `tx` commits (see `beforeCommit`: the head's lock is taken last). Throws
+ * outside a `db.transaction`, so call it before writing the entry.
+ */
+export function chainOnCommit(tx: SQL, entry: Linkable): void {
+  const entries = pending.get(tx);
+  if (entries) {
+    entries.push(entry);
     return;
   }
-  pending.set(tx, [id]);
   beforeCommit(tx, async (handle) => {
     const queued = pending.get(handle) ?? [];
     pending.delete(handle);
     await appendToChain(handle, queued);
   });
+  pending.set(tx, [entry]);
 }
 
-/** Ids per IN list: well under either database's limit on bound parameters. */
-const CHUNK = 500;
-
 /**
- * Links `ids`, in that order, after the chain's head. The UPDATE locks the head's row until the
- * transaction ends (PostgreSQL; SQLite has one writer), so appends are serialised: a second
- * transaction waits here, then reads the head the first one left. `seq` is UNIQUE besides.
+ * Links `entries`, in that order, after the chain's head. The UPDATE locks the head's row until
+ * the transaction ends (PostgreSQL; SQLite has one writer), so appends are serialised: a second
+ * transaction waits here, then reads the head the first one left. `seq` is UNIQUE besides. The
+ * entries are hashed from what was written, held in memory: no read-back under the lock.
  */
-export async function appendToChain(tx: SQL, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const [head] = (await tx`UPDATE audit_chain_head SET seq = seq + ${ids.length}
+export async function appendToChain(tx: SQL, entries: readonly Linkable[]): Promise<void> {
+  if (entries.length === 0) return;
+  const [head] = (await tx`UPDATE audit_chain_head SET seq = seq + ${entries.length}
     WHERE id = 1 RETURNING seq, hash`) as { seq: unknown; hash: string }[];
   if (!head) throw new Error("audit_chain_head is missing (migration 0012)");
-  let seq = toInt(head.seq) - ids.length;
+  let seq = toInt(head.seq) - entries.length;
   let prev = head.hash;
-  const byId = new Map<string, ChainedRow>();
-  for (let start = 0; start < ids.length; start += CHUNK) {
-    const chunk = ids.slice(start, start + CHUNK);
-    const rows = (await tx`SELECT * FROM audit_log WHERE id IN ${tx(chunk)}`) as ChainedRow[];
-    for (const row of rows) byId.set(row.id, row);
-  }
-  for (const id of ids) {
-    const row = byId.get(id);
-    if (!row) throw new Error(`audit entry ${id} vanished before it was chained`);
+  for (const entry of entries) {
     seq += 1;
-    // Entries from before 0012 have no salt and no content hash: theirs is taken now.
-    const content = row.content_hash ?? contentHash(row.content_salt, row.details, row.client_ip);
-    const hash = rowHash(row, seq, prev, content);
+    const hash = rowHash(entry, seq, prev, entry.content_hash);
     await tx`UPDATE audit_log SET seq = ${seq}, prev_hash = ${prev}, hash = ${hash},
-      content_hash = ${content} WHERE id = ${id}`;
+      content_hash = ${entry.content_hash} WHERE id = ${entry.id}`;
     prev = hash;
   }
   await tx`UPDATE audit_chain_head SET hash = ${prev} WHERE id = 1`;
 }
 
+/** Backlog entries read per query. */
+const BACKLOG_BATCH = 1_000;
+
 /**
  * Chains the entries written before migration 0012 (listed in `audit_chain_backlog`), oldest
- * first, once; run at start-up. Returns how many it chained.
+ * first, once; run at start-up. They have no salt and no content hash: theirs is taken now.
+ * Returns how many it chained.
  */
 export async function chainBacklog(tx: SQL): Promise<number> {
-  const rows = (await tx`SELECT l.id FROM audit_log l
-    JOIN audit_chain_backlog b ON b.id = l.id
-    WHERE l.hash IS NULL ORDER BY l.created_at, l.id`) as { id: string }[];
-  await appendToChain(
-    tx,
-    rows.map((row) => row.id),
-  );
+  let chained = 0;
+  for (;;) {
+    const rows = (await tx`SELECT l.* FROM audit_log l
+      JOIN audit_chain_backlog b ON b.id = l.id
+      WHERE l.hash IS NULL ORDER BY l.created_at, l.id LIMIT ${BACKLOG_BATCH}`) as ChainedRow[];
+    if (rows.length === 0) break;
+    await appendToChain(
+      tx,
+      rows.map((row) => ({
+        ...row,
+        content_hash: row.content_hash ?? contentHash(row.content_salt, row.details, row.client_ip),
+      })),
+    );
+    chained += rows.length;
+  }
   await tx`DELETE FROM audit_chain_backlog`;
-  return rows.length;
+  return chained;
 }
