@@ -66,7 +66,7 @@ async function issue(
   const footer = [
     `Verification id: ${id}`,
     `Signed with Ed25519 (key ${key.id}) over this file's exact bytes; any change breaks it.`,
-    `Check it: POST this PDF to ${deps.verifyBaseUrl}/, or open`,
+    `Check it: upload this PDF (form field "file") to ${deps.verifyBaseUrl}/, or open`,
     `${deps.verifyBaseUrl}/${id}/?sha256=<the file's SHA-256>. Public keys: ${deps.verifyBaseUrl.replace(/verify$/, "keys")}/`,
   ];
   const bytes = await renderLetter(contentOf(footer, issuedAt));
