@@ -68,6 +68,8 @@ import { reviewSettings } from "./modules/review-settings/index.ts";
 import { reviews } from "./modules/reviews/index.ts";
 import { rubric } from "./modules/rubric/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
+import { signedDocuments } from "./modules/signed-documents/index.ts";
+import { signer } from "./modules/signed-documents/service.ts";
 import { staff } from "./modules/staff/index.ts";
 import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
 import { webhooks } from "./modules/webhooks/index.ts";
@@ -299,6 +301,18 @@ export function createApp(deps: AppDeps) {
         guard,
         rateLimiting,
         trustedProxies: deps.trustedProxies,
+      }),
+    )
+    .use(
+      signedDocuments({
+        db,
+        store,
+        now,
+        guard,
+        rateLimiting,
+        payments: paymentsDeps,
+        signer: signer(deps.signingKey ?? DEFAULT_SETTINGS.signingKey, logger, now),
+        verifyBaseUrl: `${portalUrl}/api/v1/signed-documents/verify`,
       }),
     )
     .use(fee({ ...paymentsDeps, guard }))

@@ -63,6 +63,8 @@ export type AppSettings = {
   /** Who emails come from: also the ORGANIZER of interview invitations (.ics). */
   mailFrom: string;
   webhooks: WebhookSettings;
+  /** Ed25519 PKCS#8 (base64) letters and receipts are signed with; null: one per process. */
+  signingKey: string | null;
 };
 
 /** Environment → the database settings (server and CLI commands share it). */
@@ -111,6 +113,7 @@ export const appSettings = (env: AdmissionsEnv): AppSettings => ({
       baseBackoffMs: env.ADMISSIONS_WEBHOOK_RETRY_SECONDS * 1000,
     },
   },
+  signingKey: env.ADMISSIONS_SIGNING_KEY ?? null,
   workflow: {
     offerResponseMs: env.ADMISSIONS_OFFER_RESPONSE_DAYS * 86_400_000,
     conditionDueMs: env.ADMISSIONS_CONDITION_DUE_DAYS * 86_400_000,

@@ -104,6 +104,13 @@ export const AdmissionsEnv = T.Object({
    * from ADMISSIONS_JWT_SECRET; set it to that value before rotating the JWT secret.
    */
   ADMISSIONS_MFA_KEY: T.Optional(T.String({ minLength: MIN_JWT_SECRET_LENGTH })),
+  /**
+   * The Ed25519 key offer letters and receipts are signed with: PKCS#8 DER in base64
+   * (`bun run signing-key` prints one). Unset: a key made per process, with a warning.
+   */
+  ADMISSIONS_SIGNING_KEY: T.Optional(
+    T.String({ pattern: "^[A-Za-z0-9+/]+={0,2}$", minLength: 40 }),
+  ),
   /** How long an erased applicant's payment records are kept before they are deleted. */
   ADMISSIONS_PAYMENT_RETENTION_YEARS: T.Integer({ minimum: 1, maximum: 30, default: 7 }),
   /** An offer's response deadline, in days, when the decision names none. */

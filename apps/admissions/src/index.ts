@@ -13,9 +13,11 @@ import { migrate } from "./db/migrate.ts";
 import { documentsS3, loadEnv } from "./env.ts";
 import { afterResponse } from "./lib/after-response.ts";
 import { admissionsMetrics } from "./metrics.ts";
+import { chainAuditBacklog } from "./modules/audit/service.ts";
 import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
 import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
+import { importSigningKey } from "./modules/signed-documents/service.ts";
 import { secretBox } from "./modules/webhooks/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
@@ -27,6 +29,10 @@ try {
   if (env.ADMISSIONS_MIGRATE_ON_START) {
     logger.info("migrations applied", { versions: await migrate(db) });
   }
+  // A configured signing key that is not one fails here, not at the first letter.
+  if (env.ADMISSIONS_SIGNING_KEY) await importSigningKey(env.ADMISSIONS_SIGNING_KEY);
+  const chained = await chainAuditBacklog(db);
+  if (chained > 0) logger.info("audit entries from before the hash chain chained", { chained });
   const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
   logger.info("starting", { database: db.dialect, store: store.kind });
   const s3 = documentsS3(env);

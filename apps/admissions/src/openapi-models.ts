@@ -27,6 +27,7 @@ import * as reviewSettings from "./modules/review-settings/model.ts";
 import * as reviews from "./modules/reviews/model.ts";
 import * as rubric from "./modules/rubric/model.ts";
 import * as sessions from "./modules/sessions/model.ts";
+import * as signedDocuments from "./modules/signed-documents/model.ts";
 import * as staff from "./modules/staff/model.ts";
 import * as users from "./modules/users/model.ts";
 import * as webhooks from "./modules/webhooks/model.ts";
@@ -69,6 +70,7 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   reviews,
   rubric,
   sessions,
+  signedDocuments,
   staff,
   webhooks,
 };

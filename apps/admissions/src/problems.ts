@@ -54,6 +54,7 @@ export const admissionsProblems = {
   ILLEGAL_PAYMENT_TRANSITION: { status: 409, title: "Illegal payment status change" },
   REFUND_EXCEEDS_PAID: { status: 409, title: "Refund exceeds the amount paid" },
   RECEIPT_NOT_AVAILABLE: { status: 409, title: "No receipt for this payment" },
+  OFFER_LETTER_NOT_AVAILABLE: { status: 409, title: "No offer letter for this application" },
   PAYMENT_PROVIDER_ERROR: { status: 502, title: "Payment provider error" },
   WEBHOOK_SIGNATURE_INVALID: { status: 400, title: "Invalid webhook signature" },
   // Decisions and capacity

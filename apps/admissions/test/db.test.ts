@@ -26,6 +26,7 @@ describe("migrations", () => {
       "0009_references",
       "0010_events_webhooks",
       "0011_blind_review_calibration",
+      "0012_audit_chain_signed_documents",
     ]);
     for (const table of [
       "users",
@@ -56,6 +57,10 @@ describe("migrations", () => {
       "interview_scores",
       "reference_requests",
       "review_extra_requests",
+      "audit_chain_head",
+      "audit_chain_backlog",
+      "signed_documents",
+      "signing_keys",
     ]) {
       const rows = await db.run((sql) => sql`SELECT count(*) AS n FROM ${sql(table)}`);
       expect(rows).toHaveLength(1);

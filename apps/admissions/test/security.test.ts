@@ -40,6 +40,7 @@ const applicationRoutes = (id: string): [string, string, unknown][] => [
     "/api/v1/references/",
     { applicationId: id, name: "X", email: "pwned@example.org", relationship: "pwned" },
   ],
+  ["GET", `/api/v1/signed-documents/offer-letters/${id}/`, undefined],
 ];
 
 describe("one applicant cannot read or change another's application", () => {
@@ -123,6 +124,7 @@ const staffRoutes: [string, string, unknown][] = [
   ["POST", "/api/v1/reasons/", { kind: "rejection", code: "pwned", label: "x" }],
   ["PATCH", "/api/v1/reasons/rejection/other/", { active: false }],
   ["GET", "/api/v1/staff/stats/reasons/", undefined],
+  ["GET", "/api/v1/staff/audit/verify/", undefined],
   [
     "PUT",
     `/api/v1/staff/intakes/${intake.id}/decisions-due/`,

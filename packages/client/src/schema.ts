@@ -1673,6 +1673,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/signed-documents/keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys letters and receipts are signed with, as JWK (public)
+         * @description Ed25519 (`kty` OKP, `crv` Ed25519), `kid` the RFC 7638 thumbprint each document names. Keys replaced since stay listed, so what they signed still verifies; `current` marks the one signing now. 120 per 10 minutes per client address.
+         */
+        get: operations["getApiV1SignedDocumentsKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed-documents/offer-letters/{applicationId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The offer letter of an application, a signed PDF (its applicant, staff)
+         * @description Offered, conditionally offered, accepted or enrolled applications (409 OFFER_LETTER_NOT_AVAILABLE otherwise): applicant, programme, intake, conditions and the response deadline. Asked again while none of that changed, the same document (same bytes, same signature) is returned; a change issues a new one. The Ed25519 signature over the file's exact bytes comes in the headers; the document's id and how to check it are printed on it. 60 per hour per account.
+         */
+        get: operations["getApiV1SignedDocumentsOfferLettersByApplicationId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed-documents/receipts/{paymentId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of a successful payment, a signed PDF (its applicant, staff)
+         * @description What `GET /api/v1/payments/{id}/receipt/` says, as a PDF signed like offer letters; a refund since the last one issues a new one. 60 per hour per account.
+         */
+        get: operations["getApiV1SignedDocumentsReceiptsByPaymentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed-documents/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a letter or receipt: is this PDF, byte for byte, one issued here? (public)
+         * @description The PDF as the form field `file` (multipart/form-data), at most 2 MiB. `valid` only when its SHA-256 is that of a document issued here and the recorded Ed25519 signature holds over these bytes; then `document` says what it is (kind, id, when issued, signature, key). A PDF changed in one byte is `unknown_document`. No sign-in; 60 per 10 minutes per client address.
+         */
+        post: operations["postApiV1SignedDocumentsVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed-documents/verify/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a document by the id printed on it and the SHA-256 of the file (public)
+         * @description `valid` when the document exists and the file's SHA-256 is the one it was issued with (and its signature holds). The signature and key id returned let anyone check the file offline against `/keys/`. No sign-in; 60 per 10 minutes per client address (shared with the upload check).
+         */
+        get: operations["getApiV1SignedDocumentsVerifyById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/applications/bulk-transitions/": {
         parameters: {
             query?: never;
@@ -1725,6 +1825,26 @@ export type paths = {
          * @description Who (actor), what (action and details), which application, when and from which client IP. Entries are append-only: the database refuses UPDATE and DELETE on them.
          */
         get: operations["getApiV1StaffAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/audit/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the audit log's hash chain (admins)
+         * @description Walks every entry from the first to the current head, 1,000 at a time, recomputing each hash, and answers `ok`, or the first entry that does not hold and why: `missing` (an entry before it was removed or moved), `content_changed` (details or client address edited), `row_changed` (actor, action, subject, time or position edited), `link_broken` (it does not follow the one before), `head_mismatch` (entries at the end removed), `anchor_mismatch` (the chain no longer passes through a head saved earlier: pass `anchorSeq` and `anchorHash`), `unchained` (an entry outside the chain). Entries redacted by an erasure are counted, and their details not checked. The hash definitions are in docs/admissions.md.
+         */
+        get: operations["getApiV1StaffAuditVerify"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2490,6 +2610,8 @@ export type components = {
         };
         /** @enum {string} */
         BenchmarkType: "json" | "array" | "string" | "crypto";
+        /** @description Why the chain breaks there (docs/admissions.md, "Tamper-evident audit log") */
+        BreakReason: "missing" | "row_changed" | "content_changed" | "link_broken" | "head_mismatch" | "anchor_mismatch" | "unchained";
         BulkResult: {
             /**
              * Format: uuid
@@ -2576,6 +2698,25 @@ export type components = {
                 /** @description At least 2 reviews: normalisation rescales them */
                 normalisable: boolean;
             }[];
+        };
+        ChainReport: {
+            ok: boolean;
+            /** @description Entries walked */
+            checked: number;
+            /** @description Entries an erasure redacted: their details and address are not checked */
+            redacted: number;
+            /** @description The chain's head as it was when the walk began; keep it to anchor a later check */
+            head: {
+                seq: number;
+                hash: string;
+            };
+            firstBroken: {
+                /** @description null when entries after the last one were removed */
+                id: string | null;
+                seq: number | null;
+                reason: components["schemas"]["BreakReason"];
+                detail: string;
+            } | null;
         };
         ChangeEvent: {
             /**
@@ -2897,6 +3038,8 @@ export type components = {
             /** @example /api/v1/applications/…/documents/…/file/ */
             downloadUrl: string;
         };
+        /** @enum {string} */
+        DocumentKind: "offer_letter" | "payment_receipt";
         /** @description An application's documents, oldest first */
         DocumentPage: {
             /** @description Items matching the filters, all pages */
@@ -2957,7 +3100,7 @@ export type components = {
             reason?: string;
         };
         /** @enum {string} */
-        EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted";
+        EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled";
         ExtraReviews: {
             items: {
                 /** Format: uuid */
@@ -3145,6 +3288,9 @@ export type components = {
             mean: number;
             /** @description Slowest iteration */
             max: number;
+        };
+        KeySet: {
+            keys: components["schemas"]["PublicKey"][];
         };
         Leaderboard: components["schemas"]["LeaderboardEntry"][];
         LeaderboardEntry: {
@@ -3590,6 +3736,23 @@ export type components = {
          * @enum {string}
          */
         ProviderName: "manual" | "stripe";
+        PublicKey: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            x: string;
+            /** @description RFC 7638 thumbprint (SHA-256, base64url) */
+            kid: string;
+            /** @constant */
+            use: "sig";
+            /** @constant */
+            alg: "EdDSA";
+            /** @description Signs new documents; the others signed older ones */
+            current: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
         QueueItem: {
             application: components["schemas"]["Application"];
             /** Format: date-time */
@@ -4313,6 +4476,27 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
         };
+        Verification: {
+            valid: boolean;
+            /**
+             * @description `valid`: issued here, byte for byte, and the signature holds; `unknown_document`: no document has these bytes (or this id); `hash_mismatch`: the id exists but the bytes are not its bytes; `signature_invalid`: the record's signature does not hold (report it)
+             * @enum {string}
+             */
+            outcome: "valid" | "unknown_document" | "hash_mismatch" | "signature_invalid";
+            document: {
+                /** Format: uuid */
+                id: string;
+                kind: components["schemas"]["DocumentKind"];
+                /** Format: date-time */
+                issuedAt: string;
+                /** @description SHA-256, lowercase hex */
+                sha256: string;
+                /** @description Ed25519 over the PDF's exact bytes, base64url */
+                signature: string;
+                /** @description `kid` of the public key in /keys/ */
+                keyId: string;
+            } | null;
+        };
         WebhookAck: {
             /** @constant */
             received: true;
@@ -4401,13 +4585,13 @@ export type components = {
             url: string;
             description?: string;
             /**
-             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted)
+             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted, interview.invited, interview.confirmed, interview.reschedule_requested, interview.rescheduled, interview.cancelled)
              * @example [
              *       "application.status_changed",
              *       "payment.succeeded"
              *     ]
              */
-            eventTypes: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted")[];
+            eventTypes: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled")[];
         };
         WebhookEndpointList: {
             results: components["schemas"]["WebhookEndpoint"][];
@@ -4420,13 +4604,13 @@ export type components = {
             url?: string;
             description?: string | null;
             /**
-             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted)
+             * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted, interview.invited, interview.confirmed, interview.reschedule_requested, interview.rescheduled, interview.cancelled)
              * @example [
              *       "application.status_changed",
              *       "payment.succeeded"
              *     ]
              */
-            eventTypes?: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted")[];
+            eventTypes?: ("*" | "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled")[];
             enabled?: boolean;
         };
         WebhookEndpointWithSecret: {
@@ -16461,6 +16645,485 @@ export interface operations {
             };
         };
     };
+    getApiV1SignedDocumentsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeySet"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1SignedDocumentsOfferLettersByApplicationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed offer letter, Content-Disposition: attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Document-Id"?: string;
+                    "X-Document-Sha256"?: string;
+                    "X-Document-Signature"?: string;
+                    "X-Signing-Key-Id"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `OFFER_LETTER_NOT_AVAILABLE`: No offer letter for this application */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "OFFER_LETTER_NOT_AVAILABLE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1SignedDocumentsReceiptsByPaymentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed receipt, Content-Disposition: attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Document-Id"?: string;
+                    "X-Document-Sha256"?: string;
+                    "X-Document-Signature"?: string;
+                    "X-Signing-Key-Id"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RECEIPT_NOT_AVAILABLE`: No receipt for this payment */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RECEIPT_NOT_AVAILABLE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1SignedDocumentsVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1SignedDocumentsVerifyById: {
+        parameters: {
+            query: {
+                /** @description SHA-256, lowercase hex */
+                sha256: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     postApiV1StaffApplicationsBulkTransitions: {
         parameters: {
             query?: never;
@@ -16705,6 +17368,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffAuditVerify: {
+        parameters: {
+            query?: {
+                /** @description With anchorHash: a head saved from an earlier check */
+                anchorSeq?: number;
+                anchorHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChainReport"];
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */

@@ -2,6 +2,7 @@ import { databaseConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { type AdmissionsEnv, loadEnv } from "../env.ts";
+import { chainAuditBacklog } from "../modules/audit/service.ts";
 
 /**
  * Runs a command against the configured database (migrated first), then closes it. Any error
@@ -21,6 +22,8 @@ export async function withDatabase(
     db = await openDatabase(databaseConfig(env));
     const applied = await migrate(db);
     if (applied.length > 0) console.log(`migrations applied: ${applied.join(", ")}`);
+    // As at start-up: entries from before the hash chain join it before any new one does.
+    await chainAuditBacklog(db);
     await command(db, env);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

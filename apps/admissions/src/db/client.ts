@@ -56,13 +56,39 @@ function serialized(): Gate {
   };
 }
 
+type CommitHook = (tx: SQL) => Promise<void>;
+const commitHooks = new WeakMap<SQL, Set<CommitHook>>();
+
+/**
+ * Runs `hook` once at the end of `tx`'s work, just before it commits, in the transaction. The
+ * audit chain uses it to take its lock last and briefly: taken mid-transaction, that lock would
+ * be held across the transaction's other locks and could deadlock with them.
+ */
+export function beforeCommit(tx: SQL, hook: CommitHook): void {
+  const hooks = commitHooks.get(tx);
+  if (!hooks) throw new Error("beforeCommit: not inside db.transaction");
+  hooks.add(hook);
+}
+
+async function withCommitHooks<T>(tx: SQL, work: (tx: SQL) => Promise<T>): Promise<T> {
+  const hooks = new Set<CommitHook>();
+  commitHooks.set(tx, hooks);
+  const result = await work(tx);
+  for (const hook of hooks) await hook(tx);
+  return result;
+}
+
 function wrap(sql: SQL, dialect: Dialect, gate: Gate): Db {
   return {
     dialect,
     run: (work) => gate(() => traced(dialect, "run", (note) => work(note(sql)))),
     transaction: <T>(work: (tx: SQL) => Promise<T>) =>
       gate(() =>
-        traced(dialect, "transaction", (note) => sql.begin((tx) => work(note(tx))) as Promise<T>),
+        traced(
+          dialect,
+          "transaction",
+          (note) => sql.begin((tx) => withCommitHooks(note(tx), work)) as Promise<T>,
+        ),
       ),
     async ping() {
       await gate(() => sql`SELECT 1 AS ok`);

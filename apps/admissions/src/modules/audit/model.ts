@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { Id, Timestamp } from "../../lib/schema.ts";
+import { Id, int, Timestamp } from "../../lib/schema.ts";
 import { ActorRole, AuditAction } from "../workflow/model.ts";
 
 export const AuditEntry = t.Object({
@@ -32,3 +32,49 @@ export const AuditQuery = t.Object({
 export type AuditQuery = typeof AuditQuery.static;
 
 export const AuditPage = Paginated(AuditEntry, "Audit log entries, newest first");
+
+export const BreakReason = t.Union(
+  [
+    t.Literal("missing"),
+    t.Literal("row_changed"),
+    t.Literal("content_changed"),
+    t.Literal("link_broken"),
+    t.Literal("head_mismatch"),
+    t.Literal("anchor_mismatch"),
+    t.Literal("unchained"),
+  ],
+  { description: 'Why the chain breaks there (docs/admissions.md, "Tamper-evident audit log")' },
+);
+export type BreakReason = typeof BreakReason.static;
+
+export const ChainQuery = t.Object({
+  anchorSeq: t.Optional(
+    t.Integer({ minimum: 1, description: "With anchorHash: a head saved from an earlier check" }),
+  ),
+  anchorHash: t.Optional(t.String({ pattern: "^[0-9a-f]{64}$" })),
+});
+export type ChainQuery = typeof ChainQuery.static;
+
+export const ChainReport = t.Object({
+  ok: t.Boolean(),
+  checked: int({ description: "Entries walked" }),
+  redacted: int({
+    description: "Entries an erasure redacted: their details and address are not checked",
+  }),
+  head: t.Object(
+    { seq: int(), hash: t.String() },
+    {
+      description:
+        "The chain's head as it was when the walk began; keep it to anchor a later check",
+    },
+  ),
+  firstBroken: t.Nullable(
+    t.Object({
+      id: t.Nullable(Id, { description: "null when entries after the last one were removed" }),
+      seq: t.Nullable(int()),
+      reason: BreakReason,
+      detail: t.String(),
+    }),
+  ),
+});
+export type ChainReport = typeof ChainReport.static;

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import type { ActorRole, AuditAction, TransitionEffects } from "../workflow/model.ts";
-import { recordAudit } from "../workflow/service.ts";
+import { chainBacklog, recordAudit } from "../workflow/service.ts";
 import type { AuditEntry, AuditQuery } from "./model.ts";
 
 type AuditRow = {
@@ -30,6 +30,14 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   clientIp: row.client_ip,
   at: toIso(row.created_at),
 });
+
+export { VERIFY_BATCH, verifyChain } from "./internal/verify.ts";
+
+/**
+ * Chains the entries written before migration 0012, once (index.ts runs it at start-up, after
+ * the migrations): their hashes need SHA-256, which SQLite's SQL does not have.
+ */
+export const chainAuditBacklog = (db: Db): Promise<number> => db.transaction(chainBacklog);
 
 /** The log, newest first, filtered by actor, action, application and time. */
 export function listAudit(

@@ -3,6 +3,7 @@ import { type Dialect, forUpdateOf, toIso, toIsoOrNull } from "../../db/dialect.
 import { newId } from "../../lib/ids.ts";
 import { notFound } from "../../problems.ts";
 import { isStaff, type PersonalDetails, type User } from "../users/model.ts";
+import { chainOnCommit, contentHash, newContentSalt } from "./internal/audit-chain.ts";
 import type {
   ActorRole,
   Application,
@@ -160,8 +161,10 @@ export async function recordTransition(
 }
 
 /**
- * Appends one audit entry, in the caller's transaction, so the log holds exactly the actions
- * that happened. Nothing updates or deletes entries (the database refuses it: migration 0004).
+ * Appends one audit entry, in the caller's transaction (a `db.transaction` handle), so the log
+ * holds exactly the actions that happened; it joins the hash chain as that transaction commits
+ * (internal/audit-chain.ts). Nothing deletes entries, and the database refuses every UPDATE
+ * but chaining and an erasure's redaction (migrations 0004, 0006, 0012).
  */
 export async function recordAudit(
   tx: SQL,
@@ -169,7 +172,9 @@ export async function recordAudit(
   event: AuditEvent,
   at: string,
 ): Promise<void> {
-  await tx`INSERT INTO audit_log ${tx({
+  const salt = newContentSalt();
+  const details = JSON.stringify(event.details ?? {});
+  const entry = {
     id: newId(),
     actor_id: origin.actor.id,
     actor_role: origin.actor.role,
@@ -177,8 +182,15 @@ export async function recordAudit(
     application_id: event.applicationId ?? null,
     subject_type: event.subject?.type ?? null,
     subject_id: event.subject?.id ?? null,
-    details: JSON.stringify(event.details ?? {}),
-    client_ip: origin.clientIp,
     created_at: at,
+    content_hash: contentHash(salt, details, origin.clientIp),
+  };
+  // Before the insert: outside a transaction this throws, and nothing is written unchained.
+  chainOnCommit(tx, entry);
+  await tx`INSERT INTO audit_log ${tx({
+    ...entry,
+    details,
+    client_ip: origin.clientIp,
+    content_salt: salt,
   })}`;
 }

@@ -5,6 +5,15 @@
  * background pass scheduler. It imports no other feature, so none of them can pull it into a
  * cycle; features plug in through `TransitionEffects`.
  */
+
+export {
+  appendToChain,
+  type ChainedRow,
+  chainBacklog,
+  contentHash,
+  GENESIS_HASH,
+  rowHash,
+} from "./internal/audit-chain.ts";
 export {
   BLIND_NAME,
   blinderFor,

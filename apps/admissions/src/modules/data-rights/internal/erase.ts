@@ -21,7 +21,10 @@ import { isFinal, moveApplication } from "../../workflow/service.ts";
  *   interviews            reasons and the panel's comments)
  *   email_outbox          address, subject, body and attachment replaced; unsent ones dropped
  *   audit_log             details cut to non-personal keys, the person's own address removed,
- *                         `redacted_at` stamped (the only change the triggers allow)
+ *                         `redacted_at` stamped, the content hash's salt deleted (the hash
+ *                         chain stays whole: docs/admissions.md, "Tamper-evident audit log")
+ *   signed_documents      the PDFs' bytes deleted; id, hash and signature kept (a letter
+ *                         the person holds still verifies)
  *   data_requests         the person's reasons wiped
  *   payments, refunds     kept as they are until `retain_until`, then deleted (purge pass)
  */
@@ -110,6 +113,7 @@ export async function eraseApplicant(tx: SQL, move: MoveDeps, e: Erasure): Promi
       status = CASE WHEN status = 'pending' THEN 'dead' ELSE status END
     WHERE to_address = ${e.email} OR application_id IN (${theirs})`;
   await redactAudit(tx, e);
+  await tx`UPDATE signed_documents SET pdf_base64 = NULL WHERE owner_id = ${e.userId}`;
   await tx`UPDATE data_requests SET reason = NULL WHERE user_id = ${e.userId}`;
 
   await tx`UPDATE users SET ${tx({
@@ -141,7 +145,7 @@ async function redactAudit(tx: SQL, e: Erasure) {
     await tx`UPDATE audit_log SET
         details = ${JSON.stringify({ ...Object.fromEntries(kept), redacted: true })},
         client_ip = CASE WHEN actor_id = ${e.userId} THEN NULL ELSE client_ip END,
-        redacted_at = ${e.at}
+        redacted_at = ${e.at}, content_salt = NULL
       WHERE id = ${row.id}`;
   }
 }
