@@ -25,17 +25,10 @@ const storage = new AsyncLocalStorage<RequestScope>();
 /**
  * Every scope is made here, with the same fields in the same order whether the request is
  * traced, unsampled or tracing is off: the code that reads scopes on every request (the logger,
- * the context manager, the proxy) then meets one object shape, which the JIT keeps fast. Mixed
- * shapes (a sampled request among untraced ones) slowed all requests down.
+ * the context manager, the proxy) then meets one object shape, which the JIT keeps fast, instead
+ * of a few (off, unsampled, sampled, a child span's).
  */
-export function newScope(fields: {
-  requestId?: string | undefined;
-  traceId?: string | undefined;
-  spanId?: string | undefined;
-  span?: Span | undefined;
-  traceparent?: string | undefined;
-  context?: Context | undefined;
-}): RequestScope {
+export function newScope(fields: RequestScope): RequestScope {
   return {
     requestId: fields.requestId,
     traceId: fields.traceId,
