@@ -74,6 +74,7 @@ export {
 export {
   errorType,
   injectTraceContext,
+  recording,
   type Span,
   SpanKind,
   type SpanOptions,

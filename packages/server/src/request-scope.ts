@@ -22,6 +22,23 @@ export type RequestScope = {
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
+/**
+ * Every scope is made here, with the same fields in the same order whether the request is
+ * traced, unsampled or tracing is off: the code that reads scopes on every request (the logger,
+ * the context manager, the proxy) then meets one object shape, which the JIT keeps fast, instead
+ * of a few (off, unsampled, sampled, a child span's).
+ */
+export function newScope(fields: RequestScope): RequestScope {
+  return {
+    requestId: fields.requestId,
+    traceId: fields.traceId,
+    spanId: fields.spanId,
+    span: fields.span,
+    traceparent: fields.traceparent,
+    context: fields.context,
+  };
+}
+
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** A client's X-Request-Id is kept when it is sane, so one id follows a request end to end. */
@@ -45,7 +62,7 @@ export const scopeContextManager: ContextManager = {
   active: () => storage.getStore()?.context ?? ROOT_CONTEXT,
   with(context, fn, thisArg, ...args) {
     const scope = storage.getStore();
-    return storage.run({ ...scope, context }, () => fn.call(thisArg, ...args));
+    return storage.run(newScope({ ...scope, context }), () => fn.call(thisArg, ...args));
   },
   bind(context, target) {
     if (typeof target !== "function") return target;

@@ -25,12 +25,18 @@ import type { TracingEnv } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import {
   currentScope,
+  newScope,
   type RequestScope,
   requestIdFor,
   runInScope,
   scopeContextManager,
 } from "./request-scope.ts";
-import { newIds, parseTraceparent, unsampledTraceparent } from "./trace-context.ts";
+import {
+  parseTraceparent,
+  randomSpanId,
+  randomTraceId,
+  unsampledTraceparent,
+} from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
 
@@ -147,17 +153,37 @@ const isProbe = (url: string) => PROBE.test(url);
  * Serves one request inside its scope: the request id for the logs and, with tracing on, a
  * server span that continues the caller's `traceparent` and is the parent of everything the
  * request does. The span is ended with the access-log line (`endServerSpan`).
+ *
+ * The unsampled path (99 % of requests at the default ratio) is the one that must cost nothing:
+ * it reads the caller's `traceparent` once, draws ids from a pool and never enters the SDK. The
+ * sampled path is a function of its own, so its rare runs do not disturb what the JIT learnt
+ * from the common one.
  */
 export function inRequestScope<T>(request: Request, handle: () => T): T {
   const requestId = requestIdFor(request);
-  if (!tracer || !propagator || isProbe(request.url)) return runInScope({ requestId }, handle);
-  // The caller's decision is kept, so a trace is recorded whole across the services or not at
-  // all; a trace that starts here is recorded with probability OTEL_TRACES_SAMPLER_ARG.
-  const caller = parseTraceparent(request.headers.get("traceparent"));
-  if (!(caller ? caller.sampled : Math.random() < sampleRatio)) {
-    const ids = newIds(caller?.traceId);
-    return runInScope({ requestId, ...ids, traceparent: unsampledTraceparent(ids) }, handle);
+  if (!tracer || !propagator || isProbe(request.url)) {
+    return runInScope(newScope({ requestId }), handle);
   }
+  // The caller's decision is kept, so a trace is recorded whole across the services or not at
+  // all (ParentBased); a trace that starts here is recorded with probability
+  // OTEL_TRACES_SAMPLER_ARG (as TraceIdRatioBased would, decided by Math.random: the trace id is
+  // not drawn yet).
+  const caller = parseTraceparent(request.headers.get("traceparent"));
+  if (caller ? caller.sampled : Math.random() < sampleRatio) {
+    return runInScope(sampledScope(tracer, propagator, request, requestId), handle);
+  }
+  const ids = { traceId: caller?.traceId ?? randomTraceId(), spanId: randomSpanId() };
+  const traceparent = unsampledTraceparent(ids);
+  return runInScope(newScope({ requestId, ...ids, traceparent }), handle);
+}
+
+/** A recorded request's scope: its server span, under the caller's context. */
+function sampledScope(
+  tracer: Tracer,
+  propagator: TextMapPropagator<Headers>,
+  request: Request,
+  requestId: string,
+): RequestScope {
   const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
   const span = tracer.startSpan(
     request.method,
@@ -168,8 +194,7 @@ export function inRequestScope<T>(request: Request, handle: () => T): T {
     parent,
   );
   const { traceId, spanId } = span.spanContext();
-  const scope = { requestId, traceId, spanId, span, context: trace.setSpan(parent, span) };
-  return runInScope(scope, handle);
+  return newScope({ requestId, traceId, spanId, span, context: trace.setSpan(parent, span) });
 }
 
 /** Names the request's server span after its templated route and ends it, once. */
@@ -213,14 +238,27 @@ export function withSpan<T>(
 ): Promise<T> {
   // Not async itself: off, the caller's promise is returned as it is, with nothing added.
   if (!tracer) return work(undefined);
-  const active = context.active();
-  const parent = trace.getSpan(active);
-  if (parent ? !parent.isRecording() : !options.root || !startsTrace()) return work(undefined);
-  return inSpan(tracer.startSpan(name, options, active), active, work);
+  // With tracing on, the active context lives in the request's scope (scopeContextManager).
+  const scope = currentScope();
+  const active = scope?.context;
+  if (active) {
+    return trace.getSpan(active)?.isRecording()
+      ? inSpan(tracer.startSpan(name, options, active), active, work)
+      : work(undefined);
+  }
+  // No context: an unsampled request (no span), or no request at all (a root, if sampled).
+  if (scope || !options.root || Math.random() >= sampleRatio) return work(undefined);
+  return inSpan(tracer.startSpan(name, options, ROOT_CONTEXT), ROOT_CONTEXT, work);
 }
 
-/** A root span: only outside any request (an unsampled one has no span), and sampled. */
-const startsTrace = () => currentScope() === undefined && Math.random() < sampleRatio;
+/**
+ * Whether the current request is being recorded, so `withSpan` would make a span: callers on a
+ * hot path check it before building a span's name and attributes for nothing.
+ */
+export function recording(): boolean {
+  const active = tracer && currentScope()?.context;
+  return active ? trace.getSpan(active)?.isRecording() === true : false;
+}
 
 async function inSpan<T>(
   span: Span,
@@ -253,9 +291,12 @@ export function errorType(error: unknown): string {
  * next service's spans join this trace. Without tracing the headers are left as they are: a
  * client's own `traceparent` goes through the gateway untouched.
  */
-export function injectTraceContext(headers: Headers, from: Context = context.active()): void {
+export function injectTraceContext(headers: Headers, from?: Context): void {
   if (!propagator) return;
-  const unsampled = currentScope()?.traceparent;
-  if (unsampled && !trace.getSpan(from)) headers.set("traceparent", unsampled);
-  else propagator.inject(from, headers, headerSetter);
+  const scope = currentScope();
+  const active = from ?? scope?.context ?? ROOT_CONTEXT;
+  // Unsampled: the request's own id as the parent, not sampled, so the next service keeps the
+  // decision; the caller's tracestate, if any, travels in the headers the gateway forwards.
+  if (scope?.traceparent && !trace.getSpan(active)) headers.set("traceparent", scope.traceparent);
+  else propagator.inject(active, headers, headerSetter);
 }

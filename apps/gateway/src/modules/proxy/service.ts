@@ -1,9 +1,9 @@
 import {
   HttpProblem,
   injectTraceContext,
+  recording,
   type Span,
   SpanKind,
-  tracingEnabled,
   withSpan,
 } from "@platform/server";
 import { eject, type Pool, pick, type Replica } from "../balancer/service.ts";
@@ -47,9 +47,31 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * One attempt on one replica, counted as outstanding until its response headers are back. Traced,
- * it is a client span whose context goes upstream in `traceparent`, so the app's spans sit under
- * it; otherwise the client's own `traceparent`, if any, goes through untouched.
+ * One attempt on one replica, counted as outstanding until its response headers are back. The
+ * request's trace context goes upstream in `traceparent` (an unsampled request's says so).
+ */
+async function attempt(
+  replica: Replica,
+  url: string,
+  init: BunFetchRequestInit & { headers: Headers },
+  span?: Span,
+): Promise<Response> {
+  injectTraceContext(init.headers);
+  replica.outstanding++;
+  try {
+    const response = await fetch(url, init);
+    span?.setAttribute("http.response.status_code", response.status);
+    return response;
+  } finally {
+    replica.outstanding--;
+  }
+}
+
+/**
+ * Sends one attempt. In a recorded request it is a client span, whose context goes upstream, so
+ * the app's spans sit under it; otherwise (tracing off, or the request not sampled) no span, no
+ * attributes and no closure are made; with tracing off a client's own `traceparent` goes
+ * through untouched.
  */
 function send(
   replica: Replica,
@@ -57,18 +79,7 @@ function send(
   init: BunFetchRequestInit & { headers: Headers },
 ): Promise<Response> {
   const url = replica.origin + path;
-  const attempt = async (span: Span | undefined) => {
-    injectTraceContext(init.headers);
-    replica.outstanding++;
-    try {
-      const response = await fetch(url, init);
-      span?.setAttribute("http.response.status_code", response.status);
-      return response;
-    } finally {
-      replica.outstanding--;
-    }
-  };
-  if (!tracingEnabled()) return attempt(undefined);
+  if (!recording()) return attempt(replica, url, init);
   const method = init.method ?? "GET";
   return withSpan(
     method,
@@ -77,7 +88,7 @@ function send(
       // The query string is left out: it can carry tokens.
       attributes: { "http.request.method": method, "url.full": url.split("?")[0] ?? url },
     },
-    attempt,
+    (span) => attempt(replica, url, init, span),
   );
 }
 
