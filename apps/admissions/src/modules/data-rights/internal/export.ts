@@ -88,7 +88,10 @@ export async function collectExport(sql: SQL, user: User, exportedAt: string) {
       payments: await paymentsOf(sql, user.id),
       feeWaivers: await feeWaiversOf(sql, theirs),
       auditEntries: await auditOf(sql, user.id, theirs),
-      emails: await emailsOf(sql, user.email, theirs),
+      emails: await emailsOf(sql, user),
+      interviews: await interviewsOf(sql, theirs),
+      referees: await refereesOf(sql, theirs),
+      signedDocuments: await signedDocumentsOf(sql, theirs),
       signIns: await signInsOf(sql, user.id),
       dataRequests: await requestsOf(sql, user.id),
     },
@@ -149,9 +152,16 @@ async function auditOf(sql: SQL, userId: string, theirs: SQL.Query<unknown>) {
   }));
 }
 
-async function emailsOf(sql: SQL, email: string, theirs: SQL.Query<unknown>) {
+/**
+ * The emails sent TO the applicant, at any address the account has had (links were sent to
+ * each). Not the others about their applications: a referee's request carries the referee's
+ * single-use link (live until delivered) and a reviewer's notice is staff's.
+ */
+async function emailsOf(sql: SQL, user: User) {
   const rows = await sql`SELECT * FROM email_outbox
-    WHERE to_address = ${email} OR application_id IN (${theirs}) ORDER BY created_at, id`;
+    WHERE to_address = ${user.email}
+      OR to_address IN (SELECT email FROM account_tokens WHERE user_id = ${user.id})
+    ORDER BY created_at, id`;
   return rows.map((row: Record<string, unknown>) => ({
     event: row.event,
     to: row.to_address,
@@ -181,4 +191,50 @@ async function requestsOf(sql: SQL, userId: string): Promise<DataRequest[]> {
     FROM data_requests r JOIN users u ON u.id = r.user_id
     WHERE r.user_id = ${userId} ORDER BY r.created_at, r.id`) as RequestRow[];
   return rows.map(toRequest);
+}
+
+/** Their interviews as they see them: times, place or link, status; not the panel or scores. */
+async function interviewsOf(sql: SQL, theirs: SQL.Query<unknown>) {
+  const rows = await sql`SELECT * FROM interviews WHERE application_id IN (${theirs})
+    ORDER BY starts_at, id`;
+  return rows.map((row: Record<string, unknown>) => ({
+    applicationId: row.application_id,
+    status: row.status,
+    startsAt: toIso(row.starts_at),
+    endsAt: toIso(row.ends_at),
+    location: row.location,
+    meetingUrl: row.meeting_url,
+    applicantNote: row.applicant_note,
+    cancelReason: row.cancel_reason,
+  }));
+}
+
+/** The referees they named and where each stands; a reference itself was given in confidence. */
+async function refereesOf(sql: SQL, theirs: SQL.Query<unknown>) {
+  const rows = await sql`SELECT * FROM reference_requests WHERE application_id IN (${theirs})
+    ORDER BY created_at, id`;
+  return rows.map((row: Record<string, unknown>) => ({
+    applicationId: row.application_id,
+    name: row.referee_name,
+    email: row.referee_email,
+    relationship: row.relationship,
+    status: row.status,
+    receivedAt: toIsoOrNull(row.received_at),
+  }));
+}
+
+/** Letters and receipts issued to them: what each is and how to check it (the PDFs download). */
+async function signedDocumentsOf(sql: SQL, theirs: SQL.Query<unknown>) {
+  const rows = await sql`SELECT * FROM signed_documents WHERE application_id IN (${theirs})
+    ORDER BY created_at, id`;
+  return rows.map((row: Record<string, unknown>) => ({
+    id: row.id,
+    kind: row.kind,
+    applicationId: row.application_id,
+    paymentId: row.payment_id,
+    sha256: row.sha256,
+    signature: row.signature,
+    keyId: row.key_id,
+    issuedAt: toIso(row.created_at),
+  }));
 }
