@@ -20,24 +20,42 @@ export async function sh(
     stderr: "pipe",
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
   });
-  const collect = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
-    let text = "";
+  const started = Date.now();
+  // What has arrived so far, kept outside the readers: a command whose own children still hold
+  // its pipes after it exited is answered with what it wrote, not with nothing.
+  const text = { stdout: "", stderr: "" };
+  const collect = async (
+    stream: ReadableStream<Uint8Array>,
+    sink: NodeJS.WriteStream,
+    key: keyof typeof text,
+  ) => {
     const decoder = new TextDecoder();
     for await (const chunk of stream) {
       const part = decoder.decode(chunk, { stream: true });
-      text += part;
+      text[key] += part;
       if (opts.echo) sink.write(part);
     }
-    return text;
   };
   const streams = Promise.all([
-    collect(proc.stdout, process.stdout),
-    collect(proc.stderr, process.stderr),
-  ]);
+    collect(proc.stdout, process.stdout, "stdout"),
+    collect(proc.stderr, process.stderr, "stderr"),
+  ]).then(() => true);
   const code = await proc.exited;
-  // A killed command's own children may still hold its pipes open: give them a moment, no more.
-  const grace = Bun.sleep(5_000).then(() => ["", ""] as const);
-  const [stdout, stderr] = await Promise.race([streams, grace]);
+  // A command's own children may still hold its pipes open: give them a moment, no more, and
+  // say which processes started during the command are still alive.
+  const closed = await Promise.race([streams, Bun.sleep(5_000).then(() => false)]);
+  if (!closed) {
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const alive = Bun.spawnSync(["ps", "-eo", "pid,ppid,etimes,args"])
+      .stdout.toString()
+      .split("\n")
+      .filter((line) => Number(line.trim().split(/\s+/)[2]) <= seconds)
+      .join("\n");
+    process.stderr.write(
+      `\n!! ${cmd.join(" ")} exited but its output stayed open 5 s; processes started since:\n${alive}\n`,
+    );
+  }
+  const { stdout, stderr } = text;
   if (proc.signalCode === "SIGKILL" && opts.timeoutMs) {
     const line = `\n!! ${cmd.join(" ")} did not finish within ${opts.timeoutMs / 1000} s: killed\n`;
     process.stderr.write(line);
