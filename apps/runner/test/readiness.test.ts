@@ -42,16 +42,18 @@ describe("the sandbox's pid, from bubblewrap's --info-fd report", () => {
     const fifo = join(fifoDir, "info");
     Bun.spawnSync(["mkfifo", fifo]);
     // The writer keeps the pipe open, as a wrapper around bubblewrap (perf, say) would.
-    const writer = Bun.spawn([
-      "sh",
-      "-c",
-      `exec 3>${fifo}; printf '{ "child-pid": 4321 }' >&3; sleep 30`,
-    ]);
+    // `exec sleep`: the shell becomes the sleep, so the kill below ends it (a sleep left as the
+    // shell's child outlived the test and held the test run's output open for 30 s).
+    const writer = Bun.spawn(
+      ["sh", "-c", `exec 3>${fifo}; printf '{ "child-pid": 4321 }' >&3; exec sleep 30`],
+      { stdout: "ignore", stderr: "ignore" },
+    );
     const fd = openSync(fifo, "r");
     try {
       expect(await pidFromInfo(fd)).toBe(4321);
     } finally {
       writer.kill("SIGKILL");
+      await writer.exited;
     }
     expect(() => closeSync(fd)).toThrow(); // pidFromInfo closed it
   });
