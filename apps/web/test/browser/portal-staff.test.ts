@@ -263,8 +263,12 @@ describe.skipIf(!hasChromium)(
       await previewLoaded(page);
       // The radio group from the keyboard: Tab into it, arrows to "waiting list".
       await tabTo(page, byTestId("decision-offer"));
+      // One arrow at a time, each waited for: the form re-renders on each choice (a conditional
+      // offer adds its field), and a second key pressed during that render was lost once in CI.
       await page.keyboard.press("ArrowDown");
+      await page.waitForSelector(`${byTestId("decision-conditional_offer")}:checked`);
       await page.keyboard.press("ArrowDown");
+      await page.waitForSelector(`${byTestId("decision-waitlist")}:checked`, { timeout: 5_000 });
       expect(await page.isChecked(byTestId("decision-waitlist"))).toBe(true);
       await activate(page, byTestId("decide"));
       await page.waitForSelector('[data-testid="application-status"][data-status="waitlisted"]');
