@@ -37,9 +37,14 @@ export async function startJourneyStack(extraEnv: Record<string, string> = {}) {
     SMTP_URL: smtp.url,
     ADMISSIONS_MAIL_FROM: "Admissions Office <admissions@example.org>",
     ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
-    // Registrations are counted per address for an hour, in Redis across runs of this file on the
-    // same server: the journeys are not about that limit (auth tests are), so it is out of reach.
+    // Registrations, emails sent and links used are counted per address for an hour, in Redis
+    // across runs of this file on the same server (one address, one "admissions:" namespace):
+    // the journeys are not about those limits (auth and account tests are), so they are lifted.
     ADMISSIONS_REGISTER_RATE_LIMIT: "100000",
+    ADMISSIONS_ACCOUNT_EMAIL_RATE_LIMIT: "100000",
+    ADMISSIONS_ACCOUNT_LINK_RATE_LIMIT: "100000",
+    ADMISSIONS_REFERENCE_LINK_RATE_LIMIT: "100000",
+    ADMISSIONS_LOGIN_MAX_FAILURES_PER_IP: "100000",
     ...extraEnv,
   };
 
