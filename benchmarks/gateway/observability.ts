@@ -10,11 +10,13 @@
  * tracing on keep ≥ 95 % of the throughput).
  *
  *   bun benchmarks/gateway/observability.ts [--duration 10] [--rounds 5] [--connections 50]
- *     [--variants off,all:1,all:0.1]
+ *     [--variants off,again,all:0.01,all:0.1] [--no-pin] [--upstream static|leaderboard]
  *
  * Variants: `off`; `metrics` (metrics only); `trace:R` (tracing only, a share R of the traces
  * sampled); `all:R` (both); `before:DIR` (the gateway of another checkout, as it is: say, the
- * commit before tracing). The first is the baseline the ratios are taken against.
+ * commit before tracing); `again` (the first once more: an A/A control). The first is the
+ * baseline the ratios are taken against. The upstream is a fixed answer (`static-upstream.ts`)
+ * unless `--upstream leaderboard` runs the real app.
  *
  * Needs wrk (Debian: apt-get install wrk). Loopback only, bounded in time.
  */
@@ -28,8 +30,11 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "5" },
-    variants: { type: "string", default: "off,all:1,all:0.1" },
+    variants: { type: "string", default: "off,again,all:0.01,all:0.1" },
+    pin: { type: "boolean", default: navigator.hardwareConcurrency >= 2 },
+    upstream: { type: "string", default: "static" },
   },
+  allowNegative: true,
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -50,9 +55,22 @@ process.on("SIGINT", () => {
   process.exit(130);
 });
 
-function start(cwd: string, env: Record<string, string>) {
-  // Production-like: access logs on, written to /dev/null.
-  const child = Bun.spawn(["bun", "src/index.ts"], {
+/**
+ * With --pin (the default on two or more CPUs) each gateway runs alone on the last CPU and
+ * everything else (this process, wrk, the leaderboard) on the others: the gateway is then the
+ * bottleneck, so its throughput is what is measured, and the load generator and the upstream no
+ * longer steal its CPU at random (unpinned, two identical gateways differed by up to 7 %).
+ */
+const gatewayCpu = navigator.hardwareConcurrency - 1;
+if (values.pin) {
+  const others = gatewayCpu === 1 ? "0" : `0-${gatewayCpu - 1}`;
+  Bun.spawnSync(["taskset", "-acp", others, String(process.pid)], { stdout: "ignore" });
+}
+
+function start(cwd: string, env: Record<string, string>, pin = false) {
+  const taskset = pin ? ["taskset", "-c", String(gatewayCpu)] : [];
+  // Production-like: access logs on, written to /dev/null. taskset execs Bun: same pid.
+  const child = Bun.spawn([...taskset, "bun", "src/index.ts"], {
     cwd,
     env: { ...process.env, HOST: "127.0.0.1", ...env },
     stdout: "ignore",
@@ -81,13 +99,25 @@ const collector = Bun.serve({
 
 try {
   const appPort = await freePort();
-  start(join(root, "apps/leaderboard"), {
-    LEADERBOARD_PORT: String(appPort),
-    LEADERBOARD_RATE_LIMIT: "100000",
-  });
+  if (values.upstream === "leaderboard") {
+    start(join(root, "apps/leaderboard"), {
+      LEADERBOARD_PORT: String(appPort),
+      LEADERBOARD_RATE_LIMIT: "100000",
+    });
+  } else {
+    // The leaderboard's answer, fixed: the upstream then takes as little CPU as it can, so it
+    // cannot become the bottleneck on the CPUs it shares with wrk.
+    children.push(
+      Bun.spawn(["bun", join(import.meta.dir, "static-upstream.ts")], {
+        env: { ...process.env, PORT: String(appPort) },
+        stdout: "ignore",
+        stderr: "inherit",
+      }),
+    );
+  }
   const direct = `http://127.0.0.1:${appPort}/api/leaderboard`;
   await waitForHttp(direct);
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 10 && values.upstream === "leaderboard"; i++) {
     await fetch(direct, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -102,11 +132,15 @@ try {
     dir = root,
   ): Promise<Variant> => {
     const port = await freePort();
-    const child = start(join(dir, "apps/gateway"), {
-      GATEWAY_PORT: String(port),
-      LEADERBOARD_PORT: String(appPort),
-      ...env,
-    });
+    const child = start(
+      join(dir, "apps/gateway"),
+      {
+        GATEWAY_PORT: String(port),
+        LEADERBOARD_PORT: String(appPort),
+        ...env,
+      },
+      values.pin,
+    );
     await waitForHttp(`http://127.0.0.1:${port}/gateway/live`);
     const metricsUrl = env.GATEWAY_METRICS_PORT
       ? `http://127.0.0.1:${env.GATEWAY_METRICS_PORT}/metrics`
@@ -120,7 +154,12 @@ try {
   };
   const otlp = `http://127.0.0.1:${collector.port}`;
   const variants: Variant[] = [];
-  for (const spec of values.variants.split(",")) {
+  const specs = values.variants.split(",");
+  for (const [index, given] of specs.entries()) {
+    // `again`: the first variant once more, in a process of its own (an A/A control: how far
+    // two identical gateways differ in this run is the noise the other ratios carry).
+    const again = given === "again" && index > 0;
+    const spec = again ? (specs[0] ?? "off") : given;
     const [what = "", ratio = "1"] = spec.split(":");
     if (what === "before") {
       // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
@@ -140,12 +179,12 @@ try {
     if (metrics) env.GATEWAY_METRICS_PORT = String(await freePort());
     if (tracing)
       Object.assign(env, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: ratio });
-    variants.push(await gateway(name || "off", env));
+    variants.push(await gateway(`${name || "off"}${again ? " (again)" : ""}`, env));
   }
 
   const load = await Bun.file("/proc/loadavg").text();
   console.log(
-    `leaderboard GET through the gateway, wrk -t2 -c${connections}, ${rounds} rounds of ${duration} s, alternating; Bun ${Bun.version}; ${navigator.hardwareConcurrency} CPUs; load average at start ${load.split(" ").slice(0, 3).join(" ")}`,
+    `leaderboard GET through the gateway (upstream: ${values.upstream}), wrk -t2 -c${connections}, ${rounds} rounds of ${duration} s, alternating; ${values.pin ? `each gateway alone on CPU ${gatewayCpu}, the rest on the others` : "not pinned"}; Bun ${Bun.version}; ${navigator.hardwareConcurrency} CPUs; load average at start ${load.split(" ").slice(0, 3).join(" ")}`,
   );
   for (const variant of variants) await wrk(variant.url, 2, connections); // warm-up: JIT, pools
   const results = new Map<string, Result[]>();

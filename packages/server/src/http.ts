@@ -136,9 +136,11 @@ export function platform(opts: PlatformOptions) {
       const start = startedAt.get(request);
       const status = responseValue instanceof Response ? responseValue.status : set.status;
       if (metrics && start !== undefined) {
-        const labels = { method: request.method, route: routeLabel(route) };
-        metrics.requests.inc({ ...labels, status: String(status) });
-        metrics.duration.observe(labels, (performance.now() - start) / 1000);
+        const method = request.method;
+        const label = routeLabel(route);
+        // Two literals rather than a spread of one: this runs for every request.
+        metrics.requests.inc({ method, route: label, status: String(status) });
+        metrics.duration.observe({ method, route: label }, (performance.now() - start) / 1000);
       }
       const problem = answeredWith.get(request);
       endServerSpan(currentScope(), request, route, status);

@@ -44,3 +44,15 @@ test("ids are fresh hex, and an unsampled request passes on its own id, not samp
   expect(unsampledTraceparent(b)).toBe(`00-${TRACE}-${b.spanId}-00`);
   expect(parseTraceparent(unsampledTraceparent(b))).toEqual({ ...b, sampled: false });
 });
+
+test("ids stay well-formed and distinct across many refills of the random pool", () => {
+  // 4 KiB of randomness serves about 170 requests: 2,000 requests refill it a dozen times.
+  const seen = new Set<string>();
+  for (let i = 0; i < 2_000; i++) {
+    const { traceId, spanId } = newIds();
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+    seen.add(traceId).add(spanId);
+  }
+  expect(seen.size).toBe(4_000);
+});
