@@ -13,10 +13,11 @@
  *     [--variants off,again,all:0.01,all:0.1] [--no-pin] [--upstream static|leaderboard]
  *
  * Variants: `off`; `metrics` (metrics only); `trace:R` (tracing only, a share R of the traces
- * sampled); `all:R` (both); `before:DIR` (the gateway of another checkout, as it is: say, the
- * commit before tracing); `again` (the first once more: an A/A control). The first is the
- * baseline the ratios are taken against. The upstream is a fixed answer (`static-upstream.ts`)
- * unless `--upstream leaderboard` runs the real app.
+ * sampled; `trace:R:MS` also exports its batches every MS ms); `all:R` (both); `before:DIR`
+ * (the gateway of another checkout, as it is: say, the commit before tracing); `again` (the
+ * first once more: an A/A control). The first is the baseline the ratios are taken against.
+ * The upstream is a fixed answer (`static-upstream.ts`) unless `--upstream leaderboard` runs
+ * the real app.
  *
  * Needs wrk (Debian: apt-get install wrk). Loopback only, bounded in time.
  */
@@ -160,7 +161,7 @@ try {
     // two identical gateways differ in this run is the noise the other ratios carry).
     const again = given === "again" && index > 0;
     const spec = again ? (specs[0] ?? "off") : given;
-    const [what = "", ratio = "1"] = spec.split(":");
+    const [what = "", ratio = "1", delay] = spec.split(":");
     if (what === "before") {
       // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
       variants.push(await gateway(`before (${ratio})`, {}, ratio));
@@ -171,14 +172,20 @@ try {
     if (!metrics && !tracing && what !== "off") throw new Error(`unknown variant ${spec}`);
     const name = [
       metrics ? "metrics" : "",
-      tracing ? `tracing ${Number(ratio) * 100} % sampled` : "",
+      tracing
+        ? `tracing ${Number(ratio) * 100} % sampled${delay ? `, batches every ${delay} ms` : ""}`
+        : "",
     ]
       .filter(Boolean)
       .join(" + ");
     const env: Record<string, string> = {};
     if (metrics) env.GATEWAY_METRICS_PORT = String(await freePort());
     if (tracing)
-      Object.assign(env, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: ratio });
+      Object.assign(env, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+        OTEL_TRACES_SAMPLER_ARG: ratio,
+        ...(delay ? { OTEL_BSP_SCHEDULE_DELAY: delay } : {}),
+      });
     variants.push(await gateway(`${name || "off"}${again ? " (again)" : ""}`, env));
   }
 

@@ -136,11 +136,8 @@ export function platform(opts: PlatformOptions) {
       const start = startedAt.get(request);
       const status = responseValue instanceof Response ? responseValue.status : set.status;
       if (metrics && start !== undefined) {
-        const method = request.method;
-        const label = routeLabel(route);
-        // Two literals rather than a spread of one: this runs for every request.
-        metrics.requests.inc({ method, route: label, status: String(status) });
-        metrics.duration.observe({ method, route: label }, (performance.now() - start) / 1000);
+        const seconds = (performance.now() - start) / 1000;
+        metrics.recordRequest(request.method, routeLabel(route), String(status), seconds);
       }
       const problem = answeredWith.get(request);
       endServerSpan(currentScope(), request, route, status);

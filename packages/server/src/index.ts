@@ -39,6 +39,7 @@ export {
   routeLabel,
   serveMetrics,
 } from "./metrics.ts";
+export { ObservationQueue } from "./observation-queue.ts";
 export {
   HttpProblem,
   invalidField,

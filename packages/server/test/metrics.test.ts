@@ -6,6 +6,7 @@ import {
   createMetrics,
   HttpProblem,
   memorySink,
+  ObservationQueue,
   platform,
   serveMetrics,
 } from "../src/index.ts";
@@ -52,6 +53,42 @@ describe("request metrics", () => {
     expect(metricValue(text, "http_problems_total", 'code="RATE_LIMITED"')).toBe("1");
     expect(metricValue(text, "http_problems_total", 'code="NOT_FOUND"')).toBe("1");
     expect(metricValue(text, "http_requests_total", 'status="429"')).toBe("1");
+  });
+});
+
+describe("the observation queue in front of prom-client", () => {
+  test("hands over every observation, in order, when full and when flushed", () => {
+    const seen: string[] = [];
+    const queue = new ObservationQueue((a, b, c, value) => seen.push(`${a} ${b} ${c} ${value}`), 3);
+    queue.add("GET", "/a", "200", 1);
+    queue.add("GET", "/b", "404", 2);
+    expect(seen).toEqual([]);
+    queue.add("POST", "/c", "201", 3);
+    expect(seen).toEqual(["GET /a 200 1", "GET /b 404 2", "POST /c 201 3"]);
+    queue.add("GET", "/d", "500", 4);
+    queue.flush();
+    queue.flush();
+    expect(seen.slice(3)).toEqual(["GET /d 500 4"]);
+  });
+
+  test("a scrape counts every request answered so far, across many batches", async () => {
+    const metrics = createMetrics("test");
+    for (let i = 0; i < 2_500; i++) metrics.recordRequest("GET", "/items/:id", "200", 0.002);
+    metrics.recordRequest("GET", "/items/:id", "404", 0.2);
+    const text = await metrics.registry.metrics();
+    expect(metricValue(text, "http_requests_total", 'status="200"')).toBe("2500");
+    expect(metricValue(text, "http_requests_total", 'status="404"')).toBe("1");
+    expect(metricValue(text, "http_request_duration_seconds_count", 'route="/items/:id"')).toBe(
+      "2501",
+    );
+    expect(
+      metricValue(
+        text,
+        "http_request_duration_seconds_bucket",
+        'route="/items/:id"',
+        'le="0.0025"',
+      ),
+    ).toBe("2500");
   });
 });
 

@@ -137,8 +137,9 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
       try {
         const sent = performance.now();
         const upstream = await send(replica, path, init);
-        pool.metrics?.latency.observe(
-          { upstream: route.upstream, status: String(upstream.status) },
+        pool.metrics?.recordLatency(
+          route.upstream,
+          String(upstream.status),
           (performance.now() - sent) / 1000,
         );
         toClientResponseHeaders(upstream.headers, who.requestId);
