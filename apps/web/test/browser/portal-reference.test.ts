@@ -3,7 +3,10 @@
  * or PostgreSQL + Redis with TEST_DATABASE_URL / TEST_REDIS_URL, as portal.test.ts): the link
  * from the email that arrived over SMTP opens the page without an account, the token leaves the
  * address bar, the reference is written and sent by keyboard, and the same link opened again
- * says it was used. axe-core on every state; no CSP refusal or script error.
+ * says it was used. Before that, the applicant names the referee on the application page, by
+ * keyboard (a duplicate and a bad address refused, a referee removed); after, the page shows
+ * the reference received, never its text. axe-core on every state; no CSP refusal or script
+ * error.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -22,8 +25,11 @@ import { type Stack, startStack } from "./stack.ts";
 
 const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
 
-/** Chromium reports every non-2xx fetch as a console error: the 422 and the used link's 400 are expected. */
-const EXPECTED = /status of (400|401|422)/;
+/**
+ * Chromium reports every non-2xx fetch as a console error: the 422s, the duplicate referee's
+ * 409 and the used link's 400 are expected.
+ */
+const EXPECTED = /status of (400|401|409|422)/;
 
 describe.skipIf(!hasChromium)(
   hasChromium ? "the referee's page in Chromium" : `referee's page (${NO_CHROMIUM})`,
@@ -116,13 +122,59 @@ describe.skipIf(!hasChromium)(
       const bearer = { authorization: `Bearer ${accessToken}` };
       const draft = await api("/applications/", { intakeId: intake.id }, bearer);
       const { id } = (await draft.json()) as { id: string };
+      // The applicant names the referee on the application page, by keyboard: a second named
+      // with the same address is refused beside the form; a third is named, then removed.
       const referee = `babbage-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
-      const named = await api(
-        "/references/",
-        { applicationId: id, name: "Charles Babbage", email: referee, relationship: "Tutor" },
-        bearer,
+      await ctx().context.clearCookies();
+      const portal = await open();
+      await portal.goto(`${base}/portal/login`);
+      await tabTo(portal, byTestId("login-email"));
+      await portal.keyboard.type(email);
+      await tabTo(portal, byTestId("login-password"));
+      await portal.keyboard.type(password);
+      await portal.keyboard.press("Enter");
+      await portal.waitForURL(`${base}/portal/applications/`);
+      await portal.goto(`${base}/portal/applications/${id}`);
+      await portal.waitForSelector(byTestId("referee-name"));
+      const nameReferee = async (name: string, address: string, relationship: string) => {
+        await tabTo(portal, byTestId("referee-name"));
+        await portal.keyboard.type(name);
+        await tabTo(portal, byTestId("referee-email"));
+        await portal.keyboard.type(address);
+        await tabTo(portal, byTestId("referee-relationship"));
+        await portal.keyboard.type(relationship);
+        await portal.keyboard.press("Enter");
+      };
+      await nameReferee("Charles Babbage", referee, "Tutor");
+      await portal.waitForSelector(`${byTestId("referee")}[data-status="requested"]`);
+      expect(await portal.textContent(byTestId("referees-notice"))).toContain("Charles Babbage");
+      expect(await portal.inputValue(byTestId("referee-name"))).toBe("");
+      await check(portal, "referees");
+      await nameReferee("Charles Babbage", referee, "Tutor, again");
+      await portal.waitForSelector(byTestId("referee-problem"));
+      expect(await portal.textContent(byTestId("referee-problem"))).toContain("already named");
+      await nameReferee("Nobody", "not-an-address", "None");
+      await portal.waitForSelector("#referee-email-error");
+      expect(await portal.getAttribute(byTestId("referee-email"), "aria-invalid")).toBe("true");
+      await check(portal, "referees-invalid");
+      await tabTo(portal, byTestId("referee-email"));
+      await portal.keyboard.type(
+        `de-morgan-${crypto.randomUUID().slice(0, 8)}@portal-test.example`,
       );
-      expect(named.status).toBe(201);
+      await portal.keyboard.press("Enter");
+      await portal.waitForFunction(
+        (selector) => document.querySelectorAll(selector).length === 2,
+        byTestId("referee"),
+      );
+      // Tab reaches the second referee's button last of the two: remove "Nobody".
+      await tabTo(portal, `${byTestId("referee")}:nth-child(2) ${byTestId("remove-referee")}`);
+      await portal.keyboard.press("Enter");
+      await portal.waitForFunction(
+        (selector) => document.querySelectorAll(selector).length === 1,
+        byTestId("referee"),
+      );
+      expect(await portal.textContent(byTestId("referees-notice"))).toContain("Nobody");
+      expect(await portal.textContent(byTestId("referee-list"))).toContain("Charles Babbage");
 
       // The referee: the link from the email, no account.
       const link = await mailbox.link(referee, "reference_requested");
@@ -160,7 +212,12 @@ describe.skipIf(!hasChromium)(
       expect(await again.$(byTestId("reference-form"))).toBeNull();
       await check(again, "reference-used");
 
-      // The applicant sees the status, not the content.
+      // The applicant sees the status, not the content: on the page, and in the API.
+      await portal.reload();
+      await portal.waitForSelector(`${byTestId("referee")}[data-status="received"]`);
+      expect(await portal.$(byTestId("remove-referee"))).toBeNull();
+      expect(await portal.textContent(byTestId("referees"))).not.toContain("most original");
+      await check(portal, "referees-received");
       const list = await fetch(`${base}/api/v1/references/?applicationId=${id}`, {
         headers: bearer,
       });
@@ -170,6 +227,7 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await page.close();
       await again.close();
+      await portal.close();
     }, 90_000);
   },
 );

@@ -12,7 +12,10 @@ import type {
   Program,
   ProgramDetail,
   Receipt,
+  RefereeCreate,
   RefereeInvitation,
+  Reference,
+  ReferenceList,
   RegisterBody,
   Session,
   Transition,
@@ -102,4 +105,10 @@ export const admissions = {
   payment: (id: string) => call<Payment>("GET", `/payments/${id}/`),
   refreshPayment: (id: string) => call<Payment>("POST", `/payments/${id}/refresh/`),
   receipt: (id: string) => call<Receipt>("GET", `/payments/${id}/receipt/`),
+
+  /** The applicant's referees: statuses only, never what a referee wrote. */
+  referees: (applicationId: string) =>
+    call<ReferenceList>("GET", `/references/${q({ applicationId })}`),
+  addReferee: (body: RefereeCreate) => call<Reference>("POST", "/references/", { body }),
+  removeReferee: (referenceId: string) => call<null>("DELETE", `/references/${referenceId}/`),
 };

@@ -31,7 +31,12 @@ export type {
   Profile,
   ProfileChange,
 } from "../../../../../admissions/src/modules/profile/model.ts";
-export type { RefereeInvitation } from "../../../../../admissions/src/modules/references/model.ts";
+export type {
+  RefereeCreate,
+  RefereeInvitation,
+  Reference,
+  ReferenceList,
+} from "../../../../../admissions/src/modules/references/model.ts";
 export type { Session } from "../../../../../admissions/src/modules/sessions/model.ts";
 export type {
   PersonalDetails,

@@ -4,12 +4,13 @@
  * by translate(). Keys with a dot-suffix from the API (`status.draft`) cover every value it sends.
  */
 import { accountEn } from "./account.en.ts";
-import { referenceEn } from "./reference.en.ts";
+import { refereesEn, referenceEn } from "./reference.en.ts";
 import { staffEn } from "./staff.en.ts";
 
 export const en = {
   ...accountEn,
   ...referenceEn,
+  ...refereesEn,
   "page.programs.title": "Programmes",
   "page.programs.description": "Find a programme and apply.",
   "page.program.title": "Programme",

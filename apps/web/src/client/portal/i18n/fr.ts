@@ -1,12 +1,13 @@
 import { accountFr } from "./account.fr.ts";
 import type { MessageKey } from "./en.ts";
-import { referenceFr } from "./reference.fr.ts";
+import { refereesFr, referenceFr } from "./reference.fr.ts";
 import { staffFr } from "./staff.fr.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
 export const fr: Record<MessageKey, string> = {
   ...accountFr,
   ...referenceFr,
+  ...refereesFr,
   "page.programs.title": "Formations",
   "page.programs.description": "Trouvez une formation et déposez votre candidature.",
   "page.program.title": "Formation",

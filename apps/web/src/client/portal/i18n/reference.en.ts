@@ -19,3 +19,26 @@ export const referenceEn = {
   "problem.REFERENCES_CLOSED":
     "This application is closed: no reference is needed any more. Thank you.",
 };
+
+/** The applicant's side: naming referees on the application page. */
+export const refereesEn = {
+  "referees.heading": "References",
+  "referees.intro":
+    "Name up to {max} referees. Each is emailed a link to write a reference; you will see when it arrives, never what it says.",
+  "referees.none": "No referee named yet.",
+  "referees.name": "Referee's full name",
+  "referees.email": "Referee's email address",
+  "referees.relationship": "How they know you",
+  "referees.relationshipHint": "For example: supervisor of my final-year project.",
+  "referees.add": "Email this referee",
+  "referees.added": "{name} has been emailed a link.",
+  "referees.remove": "Remove {name}",
+  "referees.removed": "{name} was removed; their link no longer works.",
+  "referees.full": "You have named as many referees as an application can have.",
+  "referees.status.requested": "Link sent",
+  "referees.status.reminded": "Reminded",
+  "referees.status.received": "Received",
+  "problem.REFEREE_LIMIT_REACHED": "This application already has as many referees as it can.",
+  "problem.REFEREE_EXISTS": "This referee is already named on this application.",
+  "problem.REFERENCE_RECEIVED": "This reference has arrived: it stays with the application.",
+};

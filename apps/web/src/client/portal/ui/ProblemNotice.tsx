@@ -28,6 +28,9 @@ const KNOWN: Record<string, MessageKey> = {
   VERSION_CONFLICT: "problem.VERSION_CONFLICT",
   INVALID_REFERENCE_LINK: "problem.INVALID_REFERENCE_LINK",
   REFERENCES_CLOSED: "problem.REFERENCES_CLOSED",
+  REFEREE_LIMIT_REACHED: "problem.REFEREE_LIMIT_REACHED",
+  REFEREE_EXISTS: "problem.REFEREE_EXISTS",
+  REFERENCE_RECEIVED: "problem.REFERENCE_RECEIVED",
 };
 
 /** The message for a problem, in the page's language when the portal knows its code. */

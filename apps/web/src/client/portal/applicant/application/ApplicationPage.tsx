@@ -19,6 +19,7 @@ import { DetailsStep } from "./DetailsStep.tsx";
 import { DocumentsStep } from "./DocumentsStep.tsx";
 import { OfferPanel } from "./OfferPanel.tsx";
 import { PaymentStep } from "./PaymentStep.tsx";
+import { RefereesPanel } from "./RefereesPanel.tsx";
 import { Timeline } from "./Timeline.tsx";
 
 type Extras = {
@@ -175,6 +176,13 @@ export default function ApplicationPage() {
                   </button>
                 </section>
               )}
+              <section aria-labelledby="referees-heading">
+                <h2 id="referees-heading">{t("referees.heading")}</h2>
+                <RefereesPanel
+                  applicationId={id}
+                  editable={draft || application.status === "submitted"}
+                />
+              </section>
               <section aria-labelledby="timeline-heading">
                 <h2 id="timeline-heading">{t("application.timeline")}</h2>
                 <Timeline history={extras.history} />
