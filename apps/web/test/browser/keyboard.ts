@@ -24,3 +24,12 @@ export async function activate(page: Page, selector: string): Promise<void> {
   await tabTo(page, selector);
   await page.keyboard.press("Enter");
 }
+
+/** Fills a sign-in form (the applicant's or the staff one) by keyboard and presses Enter. */
+export async function typeSignIn(page: Page, email: string, password: string): Promise<void> {
+  await tabTo(page, byTestId("login-email"));
+  await page.keyboard.type(email);
+  await tabTo(page, byTestId("login-password"));
+  await page.keyboard.type(password);
+  await page.keyboard.press("Enter");
+}

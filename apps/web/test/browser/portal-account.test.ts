@@ -17,7 +17,7 @@ import {
   SCREENSHOT_DIR,
   screenshots,
 } from "./chromium.ts";
-import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -62,11 +62,7 @@ describe.skipIf(!hasChromium)(
       await context.clearCookies();
       const page = await open();
       await page.goto(`${base}/portal/login`);
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type(password);
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, password);
       await page.waitForURL(`${base}/portal/applications/`);
       return { page, email, password };
     };

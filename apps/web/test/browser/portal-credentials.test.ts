@@ -18,7 +18,7 @@ import {
   SCREENSHOT_DIR,
   screenshots,
 } from "./chromium.ts";
-import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -75,11 +75,7 @@ describe.skipIf(!hasChromium)(
           errors.push(`console: ${message.text()}`);
       });
       await page.goto(`${base}/portal/login?next=%2Fportal%2Faccount`);
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type(password);
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, password);
       await page.waitForURL(`${base}/portal/account`);
       await page.waitForSelector(byTestId("sessions"));
       return { page, email, password };

@@ -19,7 +19,7 @@ import {
   screenshots,
 } from "./chromium.ts";
 import { FAKE_STRIPE, startFakeStripe } from "./fake-stripe.ts";
-import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { activate, byTestId, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -132,11 +132,7 @@ describe.skipIf(!hasChromium)(
       await page.goto(
         `${base}/portal/login?next=${encodeURIComponent(`/portal/applications/${applicationId}`)}`,
       );
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type(password);
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, password);
       await page.waitForURL(`${base}/portal/applications/${applicationId}`);
       await page.waitForSelector(byTestId("pay-stripe"));
       expect(await page.textContent(byTestId("fee-status"))).toContain("still to pay");

@@ -19,7 +19,7 @@ import {
   SCREENSHOT_DIR,
   screenshots,
 } from "./chromium.ts";
-import { byTestId, tabTo } from "./keyboard.ts";
+import { byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -128,11 +128,7 @@ describe.skipIf(!hasChromium)(
       await ctx().context.clearCookies();
       const portal = await open();
       await portal.goto(`${base}/portal/login`);
-      await tabTo(portal, byTestId("login-email"));
-      await portal.keyboard.type(email);
-      await tabTo(portal, byTestId("login-password"));
-      await portal.keyboard.type(password);
-      await portal.keyboard.press("Enter");
+      await typeSignIn(portal, email, password);
       await portal.waitForURL(`${base}/portal/applications/`);
       await portal.goto(`${base}/portal/applications/${id}`);
       await portal.waitForSelector(byTestId("referee-name"));

@@ -17,7 +17,7 @@ import {
   SCREENSHOT_DIR,
   screenshots,
 } from "./chromium.ts";
-import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
@@ -74,11 +74,7 @@ describe.skipIf(!hasChromium)(
       await page.goto(`${base}/portal/staff/`);
       await page.waitForURL(`${base}/portal/staff/login?next=%2Fportal%2Fstaff%2F`);
       await page.waitForSelector(byTestId("login-email"));
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type(password);
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, password);
       await page.waitForURL(`${base}/portal/staff/`);
       await page.waitForSelector(byTestId("staff-queue"));
     };
@@ -363,11 +359,7 @@ describe.skipIf(!hasChromium)(
       await context.clearCookies();
       const page = await open();
       await page.goto(`${base}/portal/staff/login`);
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type(password);
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, password);
       // The code field appears with the focus in it.
       await page.waitForSelector(byTestId("login-otp"));
       await page.waitForFunction(() => document.activeElement?.id === "staff-login-otp");

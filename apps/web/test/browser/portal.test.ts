@@ -17,7 +17,7 @@ import {
   SCREENSHOT_DIR,
   screenshots,
 } from "./chromium.ts";
-import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -266,11 +266,7 @@ describe.skipIf(!hasChromium)(
       await page.goto(`${base}/portal/login`);
       await page.waitForSelector(byTestId("login-email"));
       await check(page, "login");
-      await tabTo(page, byTestId("login-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("login-password"));
-      await page.keyboard.type("first-password-1");
-      await page.keyboard.press("Enter");
+      await typeSignIn(page, email, "first-password-1");
       await page.waitForSelector(byTestId("login-problem"));
       await page.fill(byTestId("login-password"), "");
       await tabTo(page, byTestId("login-password"));
