@@ -11,13 +11,17 @@
  *
  *   bun benchmarks/gateway/observability.ts [--duration 10] [--rounds 5] [--connections 50]
  *     [--variants off,again,all:0.01,all:0.1] [--no-pin] [--upstream static|leaderboard]
+ *     [--no-fresh] [--warmup 2]
  *
  * Variants: `off`; `metrics` (metrics only); `trace:R` (tracing only, a share R of the traces
  * sampled; `trace:R:MS` also exports its batches every MS ms); `all:R` (both); `before:DIR`
  * (the gateway of another checkout, as it is: say, the commit before tracing); `again` (the
  * first once more: an A/A control). The first is the baseline the ratios are taken against.
  * The upstream is a fixed answer (`static-upstream.ts`) unless `--upstream leaderboard` runs
- * the real app.
+ * the real app. Every round starts every gateway afresh (`--no-fresh`: once for the whole run):
+ * two processes of the same gateway can differ by several per cent for as long as they live
+ * (where the JIT and the allocator happened to put things), which fresh processes turn into
+ * round-to-round noise that the median over the rounds absorbs.
  *
  * Needs wrk (Debian: apt-get install wrk). Loopback only, bounded in time.
  */
@@ -34,12 +38,15 @@ const { values } = parseArgs({
     variants: { type: "string", default: "off,again,all:0.01,all:0.1" },
     pin: { type: "boolean", default: navigator.hardwareConcurrency >= 2 },
     upstream: { type: "string", default: "static" },
+    fresh: { type: "boolean", default: true },
+    warmup: { type: "string", default: "2" },
   },
   allowNegative: true,
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const warmup = Number(values.warmup);
 const root = join(import.meta.dir, "../..");
 
 if (!Bun.which("wrk")) {
@@ -126,12 +133,15 @@ try {
     });
   }
 
-  type Variant = { name: string; url: string; pid: number; metricsUrl?: string };
-  const gateway = async (
-    name: string,
-    env: Record<string, string>,
-    dir = root,
-  ): Promise<Variant> => {
+  type Variant = {
+    name: string;
+    url: string;
+    pid: number;
+    metricsUrl?: string;
+    stop(): Promise<void>;
+  };
+  type VariantSpec = { name: string; env: Record<string, string>; dir: string };
+  const gateway = async ({ name, env, dir }: VariantSpec): Promise<Variant> => {
     const port = await freePort();
     const child = start(
       join(dir, "apps/gateway"),
@@ -151,10 +161,14 @@ try {
       url: `http://127.0.0.1:${port}/api/leaderboard`,
       pid: child.pid,
       ...(metricsUrl ? { metricsUrl } : {}),
+      async stop() {
+        child.kill("SIGTERM");
+        await child.exited;
+      },
     };
   };
   const otlp = `http://127.0.0.1:${collector.port}`;
-  const variants: Variant[] = [];
+  const variantSpecs: VariantSpec[] = [];
   const specs = values.variants.split(",");
   for (const [index, given] of specs.entries()) {
     // `again`: the first variant once more, in a process of its own (an A/A control: how far
@@ -164,7 +178,7 @@ try {
     const [what = "", ratio = "1", delay] = spec.split(":");
     if (what === "before") {
       // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
-      variants.push(await gateway(`before (${ratio})`, {}, ratio));
+      variantSpecs.push({ name: `before (${ratio})`, env: {}, dir: ratio });
       continue;
     }
     const metrics = what === "metrics" || what === "all";
@@ -179,23 +193,40 @@ try {
       .filter(Boolean)
       .join(" + ");
     const env: Record<string, string> = {};
-    if (metrics) env.GATEWAY_METRICS_PORT = String(await freePort());
+    if (metrics) env.GATEWAY_METRICS_PORT = "";
     if (tracing)
       Object.assign(env, {
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
         OTEL_TRACES_SAMPLER_ARG: ratio,
         ...(delay ? { OTEL_BSP_SCHEDULE_DELAY: delay } : {}),
       });
-    variants.push(await gateway(`${name || "off"}${again ? " (again)" : ""}`, env));
+    variantSpecs.push({ name: `${name || "off"}${again ? " (again)" : ""}`, env, dir: root });
   }
+  /** Every variant's gateway, started (a metrics port of its own each time) and warmed up. */
+  const startAll = async () => {
+    const started: Variant[] = [];
+    for (const spec of variantSpecs) {
+      const env = { ...spec.env };
+      if (env.GATEWAY_METRICS_PORT !== undefined)
+        env.GATEWAY_METRICS_PORT = String(await freePort());
+      started.push(await gateway({ ...spec, env }));
+    }
+    // The JIT, the connection pools, and the sampled path's first few hundred runs.
+    for (const variant of started) await wrk(variant.url, warmup, connections);
+    return started;
+  };
 
   const load = await Bun.file("/proc/loadavg").text();
   console.log(
-    `leaderboard GET through the gateway (upstream: ${values.upstream}), wrk -t2 -c${connections}, ${rounds} rounds of ${duration} s, alternating; ${values.pin ? `each gateway alone on CPU ${gatewayCpu}, the rest on the others` : "not pinned"}; Bun ${Bun.version}; ${navigator.hardwareConcurrency} CPUs; load average at start ${load.split(" ").slice(0, 3).join(" ")}`,
+    `leaderboard GET through the gateway (upstream: ${values.upstream}), wrk -t2 -c${connections}, ${rounds} rounds of ${duration} s, alternating; ${values.fresh ? "every gateway started afresh each round" : "one process per gateway for the whole run"}; ${values.pin ? `each gateway alone on CPU ${gatewayCpu}, the rest on the others` : "not pinned"}; Bun ${Bun.version}; ${navigator.hardwareConcurrency} CPUs; load average at start ${load.split(" ").slice(0, 3).join(" ")}`,
   );
-  for (const variant of variants) await wrk(variant.url, 2, connections); // warm-up: JIT, pools
+  let variants = await startAll();
   const results = new Map<string, Result[]>();
   for (let round = 0; round < rounds; round++) {
+    if (values.fresh && round > 0) {
+      await Promise.all(variants.map((variant) => variant.stop()));
+      variants = await startAll();
+    }
     // Each round in a different order, so drift in the machine's load falls on all alike.
     const order = round % 2 === 0 ? variants : variants.toReversed();
     for (const variant of order) {
