@@ -20,7 +20,7 @@ import {
   sandboxCommand,
 } from "../../apps/runner/src/sandbox/command.ts";
 import { buildHarness } from "../../apps/runner/src/sandbox/harness.ts";
-import { parseControlLine } from "../../apps/runner/src/sandbox/protocol.ts";
+import { GO_LINE, parseControlLine } from "../../apps/runner/src/sandbox/protocol.ts";
 import { admit, pidFromInfo } from "../../apps/runner/src/sandbox/readiness.ts";
 import { defaultLimits } from "../../apps/runner/src/sandbox/setup.ts";
 import { bunLibraries } from "../../apps/runner/src/sandbox/visible-files.ts";
@@ -119,12 +119,13 @@ function harness(name: string, spec: SandboxSpec): Variant {
       const sandboxPid = await pid;
       // Under perf without bubblewrap, the pid is perf's: its limits would stop it reporting.
       const checked = counted.cmd === cmd || reportsPid ? spec : { ...spec, limits: null };
-      const problem = admit(checked, readyMessage, sandboxPid);
-      if (problem) throw new Error(problem);
+      const admitted = admit(checked, readyMessage, sandboxPid);
+      if (typeof admitted === "string") throw new Error(admitted);
       const ready = performance.now() - started;
       writeFileSync(join(workDir, PROGRAM_FILE), PROGRAM);
       const runStarted = performance.now();
-      proc.stdin.end();
+      proc.stdin.write(GO_LINE);
+      proc.stdin.flush();
       const output = new Response(proc.stdout).text();
       await nextLine();
       const run = performance.now() - runStarted;
@@ -146,6 +147,8 @@ const none: SandboxSpec = {
   lockdown: false,
   seccomp: false,
   limits: null,
+  // Each sandbox runs one program and exits, as the pool's fresh ones do for their first run.
+  reuse: false,
 };
 const limits = defaultLimits(256);
 const variants: Variant[] = [

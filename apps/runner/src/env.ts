@@ -8,8 +8,18 @@ export const RunnerEnv = T.Object({
   RUNNER_METRICS_PORT: metricsPort(0),
   /** POST /api/run per minute per client IP. */
   RUNNER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
-  /** Sandboxes kept started and waiting; each is used for one run only. */
+  /**
+   * Fresh sandboxes kept started and waiting; as many used ones may wait for their client's
+   * next run (RUNNER_SANDBOX_RUNS).
+   */
   RUNNER_POOL_SIZE: T.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /**
+   * Runs one sandbox process may serve, all for the same client, each in a fresh worker (a new
+   * JavaScript VM); 1: every sandbox serves one run. A sandbox is only reused after a clean run.
+   */
+  RUNNER_SANDBOX_RUNS: T.Integer({ minimum: 1, maximum: 10_000, default: 500 }),
+  /** How long (ms) a used sandbox waits for its client's next run before it is stopped. */
+  RUNNER_SANDBOX_IDLE_MS: T.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   /**
    * Runs at once; more wait in the queue. Most runs are short and runs that spin are demoted to
    * the lowest CPU priority, so this is about memory (RUNNER_MEMORY_MB each) more than cores.

@@ -38,6 +38,8 @@ try {
         layers,
         limits,
         poolSize: env.RUNNER_POOL_SIZE,
+        runsPerSandbox: env.RUNNER_SANDBOX_RUNS,
+        sandboxIdleMs: env.RUNNER_SANDBOX_IDLE_MS,
         maxConcurrency: env.RUNNER_MAX_CONCURRENCY,
         queueSize: env.RUNNER_QUEUE_SIZE,
         perClientMaxRuns: env.RUNNER_CLIENT_MAX_RUNS,

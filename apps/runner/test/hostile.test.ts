@@ -187,6 +187,7 @@ describe.skipIf(!bwrapPath)("crashes are explained", () => {
         diagnostics: "",
         killedByRunner,
         finalClipped: false,
+        clean: false,
       },
       { timeoutMs: 1000, memoryMb: 256, maxOutputBytes: 65536, paths: [] },
     ).error;

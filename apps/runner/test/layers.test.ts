@@ -156,9 +156,14 @@ describe.skipIf(!bwrapPath)(
     test("execve, which bubblewrap needs to start Bun, only restarts Bun under the same filter", async () => {
       const script = `${filterStatus}
       try { Bun.spawnSync(["/bun", "--version"], ${NO_PIPES}); console.log("spawned"); } catch (e) { console.log(e.code); }`;
-      const result = await run(
-        `process.execve("/proc/self/exe", ["bun", "-e", ${JSON.stringify(script)}], {})`,
-      );
+      // Through libc: Bun's process.execve is refused in the worker a program runs in.
+      const result = await run(`import { dlopen, ptr } from "bun:ffi";
+        const { symbols } = dlopen("libc.so.6", { execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" } });
+        const cString = (text) => Buffer.from(text + "\\0");
+        const strings = ["bun", "-e", ${JSON.stringify(script)}].map(cString);
+        const argv = new BigUint64Array([...strings.map((text) => BigInt(ptr(text))), 0n]);
+        symbols.execve(ptr(cString("/proc/self/exe")), ptr(argv), ptr(new BigUint64Array(1)));
+        console.log("execve failed");`);
       expect(result.output).toBe("2 1\nEPERM\n");
     });
   },

@@ -19,6 +19,7 @@ const spec: SandboxSpec = {
   lockdown: true,
   seccomp: true,
   limits: null,
+  reuse: false,
 };
 const ready = { t: "ready", seccomp: "off" } as const;
 
@@ -75,7 +76,9 @@ describe("admitting a sandbox that says it is ready", () => {
 
   test("without bubblewrap, the child's own word on its filter decides", () => {
     const direct = { ...spec, bwrapPath: null };
-    expect(admit(direct, { t: "ready", seccomp: "on" }, process.pid)).toBeUndefined();
+    expect(admit(direct, { t: "ready", seccomp: "on" }, process.pid)).toMatchObject({
+      pid: process.pid,
+    });
     expect(admit(direct, { t: "ready", seccomp: "failed: EPERM" }, process.pid)).toMatch(
       /failed: EPERM/,
     );
@@ -85,7 +88,10 @@ describe("admitting a sandbox that says it is ready", () => {
     const child = sleeper();
     try {
       const limits = defaultLimits(64);
-      expect(admit({ ...spec, seccomp: false, limits }, ready, child.pid)).toBeUndefined();
+      expect(admit({ ...spec, seccomp: false, limits }, ready, child.pid)).toMatchObject({
+        pid: child.pid,
+        limits,
+      });
       const table = readFileSync(`/proc/${child.pid}/limits`, "utf8");
       expect(table).toMatch(/Max open files\s+64\s+64/);
       expect(table).toMatch(/Max file size\s+0\s+0/);

@@ -10,7 +10,12 @@ import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
 import { createLogger, type Metrics, memorySink, parseTrustedProxies } from "@platform/server";
 import { testStore } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
-import { buildHarness, CHECKER_FILE, HARNESS_FILE } from "../src/sandbox/harness.ts";
+import {
+  buildHarness,
+  CHECKER_FILE,
+  HARNESS_FILE,
+  SUPERVISOR_FILE,
+} from "../src/sandbox/harness.ts";
 import type { KernelLayers } from "../src/sandbox/layers.ts";
 import {
   createSandboxRunner,
@@ -59,6 +64,8 @@ export async function testRunner(layers: LayerSwitches, overrides: Partial<Runne
     layers,
     limits: defaultLimits(128),
     poolSize: 1,
+    runsPerSandbox: 100,
+    sandboxIdleMs: 30_000,
     maxConcurrency: 2,
     queueSize: 4,
     perClientMaxRuns: 64,
@@ -191,7 +198,8 @@ export function sandboxProcesses(): { pid: number; cmdline: string }[] {
     // Outside the namespaces the harness path is the test root; inside, bwrap mounts it here.
     // Checkers (long-lived, one per runner) are not sandboxes.
     if (cmdline.includes(CHECKER_FILE)) continue;
-    if (cmdline.includes(TEST_ROOT) || cmdline.includes(`/runner/${HARNESS_FILE}`)) {
+    const entries = [`/runner/${HARNESS_FILE}`, `/runner/${SUPERVISOR_FILE}`];
+    if (cmdline.includes(TEST_ROOT) || entries.some((entry) => cmdline.includes(entry))) {
       candidates.push({ pid: Number(entry), cmdline, started: stat.started });
     }
   }

@@ -4,15 +4,17 @@
  * in docs/security.md, so that neither the runner nor the doc can drift.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { INSIDE, PROGRAM_FILE } from "../src/sandbox/command.ts";
-import { HARNESS_FILE } from "../src/sandbox/harness.ts";
+import { HARNESS_FILE, SUPERVISOR_FILE } from "../src/sandbox/harness.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
 import { bunLibraries, parseLdd } from "../src/sandbox/visible-files.ts";
 import {
+  ALL_LAYERS,
   bwrapPath,
   NO_LAYERS,
+  sandboxProcesses,
   TEST_ROOT,
   testHarness,
   testLibraries,
@@ -22,8 +24,10 @@ import {
 const PROC_SUPER_MAGIC = 0x9fa0;
 const ABSENT = ["/usr", "/etc", "/bin", "/home", "/root", "/tmp", "/dev", "/var", "/sys"];
 
+type Paths = { fixed: Set<string>; libraries: Set<string>; reusableOnly: Set<string> };
+
 /** Every path the runner makes visible: its mounts, and the directories holding them. */
-function expectedPaths(): { fixed: Set<string>; libraries: Set<string> } {
+function expectedPaths(): Paths {
   const fixed = new Set([
     "/",
     INSIDE.bun,
@@ -37,21 +41,39 @@ function expectedPaths(): { fixed: Set<string>; libraries: Set<string> } {
   for (const { target } of testLibraries) {
     for (let path = target; path !== "/"; path = dirname(path)) libraries.add(path);
   }
-  return { fixed, libraries };
+  return { fixed, libraries, reusableOnly: new Set([`${INSIDE.harness}/${SUPERVISOR_FILE}`]) };
 }
 
 /** The doc's list: the table between the markers, one path per row, host-dependent ones marked. */
-function documentedPaths(): { fixed: Set<string>; libraries: Set<string> } {
+function documentedPaths(): Paths {
   const doc = readFileSync(join(import.meta.dir, "../../../docs/security.md"), "utf8");
   const table = /<!-- sandbox-files -->([\s\S]*?)<!-- \/sandbox-files -->/.exec(doc)?.[1];
   if (!table) throw new Error("docs/security.md has no sandbox-files table");
   const fixed = new Set<string>();
   const libraries = new Set<string>();
+  const reusableOnly = new Set<string>();
   for (const row of table.split("\n")) {
     const path = /^\|\s*`([^`]+)`/.exec(row)?.[1];
-    if (path) (row.includes("found at start-up") ? libraries : fixed).add(path);
+    if (!path) continue;
+    if (row.includes("found at start-up")) libraries.add(path);
+    else if (row.includes("reusable sandboxes only")) reusableOnly.add(path);
+    else fixed.add(path);
   }
-  return { fixed, libraries };
+  return { fixed, libraries, reusableOnly };
+}
+
+/** Every path under `root` (a sandbox's root seen from outside), not into /proc, as inside. */
+function walkFromOutside(root: string): string[] {
+  const paths = ["/"];
+  const walk = (inside: string) => {
+    for (const entry of readdirSync(join(root, inside), { withFileTypes: true })) {
+      const path = (inside === "/" ? "" : inside) + "/" + entry.name;
+      paths.push(path);
+      if (entry.isDirectory() && path !== "/proc") walk(path);
+    }
+  };
+  walk("/");
+  return paths;
 }
 
 /**
@@ -108,10 +130,41 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
     expect(report.paths).not.toContain("/etc");
   });
 
+  test("a reusable sandbox sees the same, and its supervisor (walked from outside)", async () => {
+    const reusable = await testRunner(ALL_LAYERS, { poolSize: 1 });
+    try {
+      // Two clean runs in a row get the client a reusable sandbox (kept.ts).
+      for (let i = 0; i < 2; i++) await reusable.run("console.log(1)", 2_000, "walker");
+      let supervisor: { pid: number } | undefined;
+      for (let i = 0; i < 100 && !supervisor; i++) {
+        await Bun.sleep(20);
+        // Bun inside (bubblewrap's own command line names the file too).
+        supervisor = sandboxProcesses().find(
+          ({ cmdline }) =>
+            cmdline.startsWith(`${INSIDE.bun} `) &&
+            cmdline.includes(`${INSIDE.harness}/${SUPERVISOR_FILE}`),
+        );
+      }
+      if (!supervisor) throw new Error("no reusable sandbox started");
+      const expected = expectedPaths();
+      // Its folder holds the program once it has run one; before that, it is empty.
+      const seen = walkFromOutside(`/proc/${supervisor.pid}/root`);
+      const wanted = [...expected.fixed, ...expected.libraries, ...expected.reusableOnly];
+      expect(seen.toSorted()).toEqual(
+        wanted
+          .filter((path) => seen.includes(path) || path !== `${INSIDE.work}/${PROGRAM_FILE}`)
+          .toSorted(),
+      );
+    } finally {
+      await reusable.close();
+    }
+  });
+
   test("docs/security.md lists the same paths", () => {
     const expected = expectedPaths();
     const documented = documentedPaths();
     expect([...documented.fixed].toSorted()).toEqual([...expected.fixed].toSorted());
+    expect([...documented.reusableOnly]).toEqual([...expected.reusableOnly]);
     // The doc gives the libraries of Debian 12 x86_64 with Bun 1.4.4; another host finds others.
     const documentedHost = testLibraries.some(
       ({ target }) => target === "/lib64/ld-linux-x86-64.so.2",

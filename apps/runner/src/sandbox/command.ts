@@ -3,7 +3,7 @@
  * off and the harness as its entry file, inside bubblewrap when namespaces are on.
  */
 import { join } from "node:path";
-import { HARNESS_FILE, SECCOMP_FILE } from "./harness.ts";
+import { HARNESS_FILE, SECCOMP_FILE, SUPERVISOR_FILE } from "./harness.ts";
 import { ARENA_RESERVE_MB, type KernelLimits } from "./limits.ts";
 import type { ChildConfig } from "./protocol.ts";
 import { type LibraryBind, libraryBindArgs } from "./visible-files.ts";
@@ -12,7 +12,10 @@ export type SandboxSpec = {
   bunPath: string;
   /** Absolute path of bwrap; null runs Bun directly (no namespaces). */
   bwrapPath: string | null;
-  /** The folder of the built harness (see harness.ts): only its HARNESS_FILE is mounted. */
+  /**
+   * The folder of the built harness (see harness.ts): its HARNESS_FILE is mounted, and in a
+   * reusable sandbox its SUPERVISOR_FILE.
+   */
   harnessDir: string;
   /** The shared libraries Bun links, found at start-up (visible-files.ts), bound read-only. */
   libraries: readonly LibraryBind[];
@@ -20,6 +23,11 @@ export type SandboxSpec = {
   seccomp: boolean;
   /** Applied by the parent once the sandbox is ready (limits.ts). */
   limits: KernelLimits | null;
+  /**
+   * A reusable sandbox: child/supervisor.ts is the process and runs the harness in a worker for
+   * each program. Else the harness is the process, for one run.
+   */
+  reuse: boolean;
 };
 
 /** Where things are inside the namespaces: no host path is visible to the program. */
@@ -57,14 +65,18 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       // Without bubblewrap, the child installs its filter itself.
       seccomp: spec.seccomp && !spec.bwrapPath,
       lockdown: spec.lockdown,
+      reuse: spec.reuse,
     } satisfies ChildConfig);
 
+  // What the process runs: the harness, or, in a reusable sandbox, the supervisor that runs the
+  // harness in a worker for each program.
+  const entry = spec.reuse ? SUPERVISOR_FILE : HARNESS_FILE;
   if (!spec.bwrapPath) {
     return {
       cmd: [
         spec.bunPath,
         ...BUN_FLAGS,
-        join(spec.harnessDir, HARNESS_FILE),
+        join(spec.harnessDir, entry),
         config(join(workDir, PROGRAM_FILE)),
       ],
       env: { ...CHILD_ENV },
@@ -101,8 +113,9 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--new-session",
       "--clearenv",
       ...env,
-      // The file system is Bun, the libraries it links, the harness's one file Bun runs and
-      // the program, all read-only: docs/security.md lists every path, a test checks the list.
+      // The file system is Bun, the libraries it links, the harness (and a reusable sandbox's
+      // supervisor) and the program, all read-only: docs/security.md lists every path, a test
+      // checks the list.
       "--ro-bind",
       spec.bunPath,
       INSIDE.bun,
@@ -110,6 +123,13 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--ro-bind",
       join(spec.harnessDir, HARNESS_FILE),
       `${INSIDE.harness}/${HARNESS_FILE}`,
+      ...(spec.reuse
+        ? [
+            "--ro-bind",
+            join(spec.harnessDir, SUPERVISOR_FILE),
+            `${INSIDE.harness}/${SUPERVISOR_FILE}`,
+          ]
+        : []),
       "--ro-bind",
       workDir,
       INSIDE.work,
@@ -129,7 +149,7 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--",
       INSIDE.bun,
       ...BUN_FLAGS,
-      `${INSIDE.harness}/${HARNESS_FILE}`,
+      `${INSIDE.harness}/${entry}`,
       config(`${INSIDE.work}/${PROGRAM_FILE}`),
     ],
     env: {},

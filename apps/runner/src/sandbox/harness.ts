@@ -1,17 +1,17 @@
 /**
- * The sandbox harness (child/) bundled into minified files, once per runner start: every
- * sandbox process then loads one JavaScript file instead of transpiling several TypeScript
- * ones, which halves the harness's share of a sandbox's start-up. Bun parses every byte of it
- * in every sandbox (about 50 µs of CPU per kilobyte), so the seccomp installer, needed only
- * without bubblewrap, is a file of its own (KERNEL_FILE).
+ * The sandbox harness (child/) bundled into minified files, once per runner start: a sandbox
+ * then loads one JavaScript file (main.js; a reusable one also supervisor.js) instead of
+ * transpiling several TypeScript ones, which halves the harness's share of a start-up. Bun
+ * parses every byte of them (about 50 µs of CPU per kilobyte), so the seccomp installer, needed
+ * only without bubblewrap, is a file of its own (KERNEL_FILE).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildFilter, encodeFilter } from "./child/seccomp-bpf.ts";
-import { KERNEL_FILE } from "./protocol.ts";
+import { HARNESS_FILE, KERNEL_FILE, SUPERVISOR_FILE } from "./protocol.ts";
 
 export const CHILD_DIR = join(import.meta.dir, "child");
-export const HARNESS_FILE = "main.js";
+export { HARNESS_FILE, SUPERVISOR_FILE };
 /** The checker (checker/main.ts): transpiles and checks programs outside the runner's process. */
 export const CHECKER_FILE = "checker.js";
 /**
@@ -26,6 +26,7 @@ export async function buildHarness(outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true, mode: 0o700 });
   for (const [entry, file] of [
     [join(CHILD_DIR, "main.ts"), HARNESS_FILE],
+    [join(CHILD_DIR, "supervisor.ts"), SUPERVISOR_FILE],
     [join(CHILD_DIR, "kernel.ts"), KERNEL_FILE],
     [join(import.meta.dir, "checker", "main.ts"), CHECKER_FILE],
   ] as const) {

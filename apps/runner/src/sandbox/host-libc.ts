@@ -13,7 +13,8 @@ const WNOHANG = 1;
 const SCHED_IDLE = 5;
 
 type HostLibc = {
-  prlimit(pid: number, resource: number, value: number): number;
+  /** Sets a limit of `pid`: soft and hard to `value`, or the hard one to `hard`. */
+  prlimit(pid: number, resource: number, value: number, hard?: number): number;
   pidfdOpen(pid: number): number;
   pidfdSignal(pidfd: number, signal: number): number;
   /** The pid reaped, 0 when the child has not exited, -1 when it is not a child. */
@@ -43,8 +44,8 @@ function load(): HostLibc {
   // struct sched_param: the static priority, 0 for SCHED_IDLE.
   const noPriority = new Int32Array(1);
   return {
-    prlimit(pid, resource, value) {
-      const pair = new BigUint64Array([BigInt(value), BigInt(value)]);
+    prlimit(pid, resource, value, hard = value) {
+      const pair = new BigUint64Array([BigInt(value), BigInt(hard)]);
       return symbols.prlimit(pid, resource, ptr(pair), null);
     },
     pidfdOpen: (pid) => Number(symbols.syscall(SYS_pidfd_open, pid, 0, 0, 0)),

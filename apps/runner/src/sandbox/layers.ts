@@ -82,6 +82,7 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
     lockdown: false,
     seccomp: false,
     limits: null,
+    reuse: false,
   };
   const hostPath = opts.harnessDir;
   try {

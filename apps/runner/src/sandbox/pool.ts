@@ -1,10 +1,13 @@
 /**
- * The warm pool: `size` sandboxes started ahead of time, each handed out once and replaced at
- * once, so a run pays for Bun's start-up only when runs arrive faster than sandboxes start.
+ * The warm pool: `size` single-use sandboxes started ahead of time, each replaced once taken, so
+ * a run pays for a sandbox's start only when runs arrive faster than sandboxes start; and the
+ * reusable sandboxes kept for clients that keep coming back (kept.ts), where each run takes a
+ * fresh worker instead of a whole new sandbox.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import type { Logger } from "@platform/server";
 import type { SandboxSpec } from "./command.ts";
+import { createKeptSandboxes } from "./kept.ts";
 import { type Sandbox, startSandbox } from "./sandbox.ts";
 
 export type PoolOptions = {
@@ -13,19 +16,38 @@ export type PoolOptions = {
   /** A private folder for the sandboxes' program files; removed on close. */
   workRoot: string;
   logger: Logger;
+  /** Runs one reusable sandbox may serve, all for one client (1: no sandbox is reused). */
+  runsPerSandbox: number;
+  /** How long a used sandbox waits for its client's next run before it is disposed of. */
+  idleMs: number;
+  /** Runs one client may have at once: as many reusable sandboxes it may get. */
+  perClient: number;
 };
 
 export type Pool = {
-  /** A ready sandbox, or an error once `waitMs` passes without one. */
-  take(waitMs: number): Promise<Sandbox>;
   /**
-   * Starts the replacement for a sandbox that was taken. Called once its run has answered: a
-   * sandbox start is ~15 ms of CPU, and started at once it would compete with the very run it
-   * replaces for the same cores.
+   * A sandbox for `client`'s run: its own reusable one if it has one ready, else a single-use
+   * one; an error once `waitMs` passes without one.
    */
-  replenish(): void;
-  /** Ready now, starting now, failures in a row: for the readiness probe and the logs. */
-  stats(): { ready: number; starting: number; failuresInARow: number };
+  take(client: string | undefined, waitMs: number): Promise<Sandbox>;
+  /**
+   * Once a run has answered: keeps a reusable sandbox for the client's next run when it may
+   * serve one (a clean run, runs left), else disposes of it; counts the run towards a reusable
+   * sandbox for the client (kept.ts); and starts the replacement of a single-use one taken (not
+   * before: a sandbox start is ~12 ms of CPU, and would compete with the very run it replaces
+   * for the same cores).
+   */
+  release(sandbox: Sandbox, client: string | undefined, clean: boolean): void;
+  /** For the readiness probe, the metrics and the logs. */
+  stats(): {
+    ready: number;
+    starting: number;
+    failuresInARow: number;
+    /** Reusable sandboxes kept for their client: waiting, or getting ready. */
+    kept: number;
+    /** Sandbox processes started since the pool was created. */
+    started: number;
+  };
   close(): Promise<void>;
 };
 
@@ -58,8 +80,24 @@ export function nextHandedOut<T>(
 /** Consecutive start failures back off up to this, so a broken host is not hammered. */
 const MAX_BACKOFF_MS = 2_000;
 
-export function createPool({ size, spec, workRoot, logger }: PoolOptions): Pool {
+export function createPool(options: PoolOptions): Pool {
+  const { size, workRoot, logger } = options;
+  // Reuse needs a spec that allows it (runner.ts) and more than one run per sandbox.
+  const reuse = options.spec.reuse && options.runsPerSandbox > 1;
+  const spec = { ...options.spec, reuse: false };
   mkdirSync(workRoot, { recursive: true, mode: 0o711 });
+  let started = 0;
+  const kept = createKeptSandboxes({
+    // As many as the single-use pool: each holds a Bun process's memory while it waits.
+    max: size,
+    perClient: options.perClient,
+    idleMs: options.idleMs,
+    start: () => {
+      started++;
+      return startSandbox({ ...spec, reuse: true }, workRoot);
+    },
+    onStartFailed: (error) => logger.warn("reusable sandbox failed to start", { err: error }),
+  });
   const ready: Sandbox[] = [];
   const waiters: ((sandbox: Sandbox) => void)[] = [];
   let starting = 0;
@@ -75,6 +113,7 @@ export function createPool({ size, spec, workRoot, logger }: PoolOptions): Pool 
 
   const startOne = () => {
     starting++;
+    started++;
     const sandbox = startSandbox(spec, workRoot);
     sandbox.ready.then(
       () => {
@@ -123,7 +162,7 @@ export function createPool({ size, spec, workRoot, logger }: PoolOptions): Pool 
     }, 0);
   };
 
-  const take = (waitMs: number): Promise<Sandbox> => {
+  const takeFresh = (waitMs: number): Promise<Sandbox> => {
     for (let sandbox = ready.shift(); sandbox; sandbox = ready.shift()) {
       if (sandbox.alive()) return Promise.resolve(sandbox);
       void sandbox.dispose();
@@ -135,14 +174,25 @@ export function createPool({ size, spec, workRoot, logger }: PoolOptions): Pool 
 
   fill();
   return {
-    take,
-    replenish: refillSoon,
-    stats: () => ({ ready: ready.length, starting, failuresInARow }),
+    async take(client, waitMs) {
+      const own = reuse && client !== undefined ? await kept.take(client) : undefined;
+      return own ?? takeFresh(waitMs);
+    },
+    release(sandbox, client, clean) {
+      refillSoon();
+      if (!reuse || client === undefined || closed) return void sandbox.dispose();
+      if (sandbox.reusable) {
+        kept.giveBack(client, sandbox, clean && sandbox.runs() < options.runsPerSandbox);
+      } else void sandbox.dispose();
+      kept.noteRun(client, clean, sandbox.reusable);
+    },
+    stats: () => ({ ready: ready.length, starting, failuresInARow, kept: kept.size(), started }),
     async close() {
       closed = true;
       clearTimeout(retryTimer);
       if (nextStart) clearImmediate(nextStart);
       clearTimeout(refillTimer);
+      await kept.close();
       await Promise.all(ready.splice(0).map((sandbox) => sandbox.dispose()));
       // Sandboxes still starting dispose of themselves when they become ready or fail.
       while (starting > 0) await Bun.sleep(5);

@@ -57,28 +57,59 @@ export function demote(pid: number): void {
   }
 }
 
-/** CPU time the main thread of `pid` has used, in ms (from /proc/<pid>/schedstat, in ns). */
-function cpuMsOf(pid: number): number {
+/** CPU time one thread has used, in ms (from its schedstat, in ns); 0 once it is gone. */
+function cpuMsOf(pid: number, tid = pid): number {
   try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
   } catch {
     return 0;
   }
+}
+
+/**
+ * Finds the thread of a reusable sandbox `pid` that runs its worker's JavaScript: Bun names a
+ * Worker's thread "Worker" (its JIT threads are "JITWorker"), and a sandbox has one worker at a
+ * time. Threads seen before are not read again: after the first look, each call reads the name
+ * of the new worker's thread and little else. Undefined if there is none, or it is named
+ * otherwise (another Bun): `watchCpu` then watches the main thread, which runs no program.
+ */
+export function workerThreadFinder(pid: number): () => number | undefined {
+  /** Threads known not to be a worker's. */
+  const others = new Set<string>();
+  return () => {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        if (others.has(tid)) continue;
+        if (readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8") === "Worker\n") {
+          return Number(tid);
+        }
+        others.add(tid);
+      }
+    } catch {
+      // Gone.
+    }
+    return undefined;
+  };
 }
 
 /** How often a running process's CPU time is looked at. */
 const WATCH_EVERY_MS = 5;
 
 /**
- * Demotes `pid` (see demote) once its main thread, where JavaScript runs, has used `budgetMs`
- * of CPU since `watchCpu` was called; `onDemoted` is told. CPU time rather than wall time: on a
- * busy machine an ordinary short run takes long but uses little, and must keep its priority.
- * Returns the function that stops watching.
+ * Demotes `pid` (see demote) once the thread where its JavaScript runs (`tid`: a sandbox's
+ * worker; by default the main thread) has used `budgetMs` of CPU since `watchCpu` was called;
+ * `onDemoted` is told. CPU time rather than wall time: on a busy machine an ordinary short run
+ * takes long but uses little, and must keep its priority. Returns the function that stops
+ * watching.
  */
-export function watchCpu(pid: number, budgetMs: number, onDemoted = () => {}): () => void {
-  const start = cpuMsOf(pid);
+export function watchCpu(
+  pid: number,
+  budgetMs: number,
+  { tid = pid, onDemoted = () => {} }: { tid?: number; onDemoted?: () => void } = {},
+): () => void {
+  const start = cpuMsOf(pid, tid);
   const timer = setInterval(() => {
-    if (cpuMsOf(pid) - start < budgetMs) return;
+    if (cpuMsOf(pid, tid) - start < budgetMs) return;
     clearInterval(timer);
     demote(pid);
     onDemoted();

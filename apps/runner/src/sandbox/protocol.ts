@@ -1,10 +1,36 @@
-/** What the runner and a sandbox process tell each other (see child/main.ts). */
+/** What the runner and a sandbox process tell each other (see child/main.ts, child/supervisor.ts). */
 
 /**
- * The byte the child's wait for its program (prompt("") in child/main.ts) writes to standard
- * output before anything else, a space; the parent drops it.
+ * The byte the harness's wait for its program (prompt("") in child/main.ts) writes to standard
+ * output before the program's first byte, a space; the parent drops it.
  */
 export const START_ECHO = 0x20;
+
+/**
+ * What the runner writes to standard input once the program is in its file: the waiting harness
+ * loads it. prompt() takes an empty line for the end of input, so the line says something.
+ */
+export const GO_LINE = "go\n";
+
+/**
+ * The harness's exit code when standard input ended (the runner closed it or is gone): no run
+ * will come, and a reusable sandbox ends instead of starting another worker.
+ */
+export const NO_MORE_RUNS = 75;
+
+/**
+ * Exit codes of a worker that ended on its own with its final word counted: done (0) and an
+ * error it reported (1). Only after these does a reusable sandbox start another worker (any
+ * other code ends the process), and only after these does the runner reuse it.
+ */
+export const REUSABLE_EXITS: ReadonlySet<number> = new Set([0, 1]);
+/** A worker's exit code when its error could not be reported in full (no output count). */
+export const UNREPORTED_ERROR = 2;
+
+/** A reusable sandbox's main thread (child/supervisor.ts): it runs main.js in a worker per run. */
+export const SUPERVISOR_FILE = "supervisor.js";
+/** The harness (child/main.ts): a single-use sandbox's entry, and each worker of a reusable one. */
+export const HARNESS_FILE = "main.js";
 
 /** The harness's seccomp installer (child/kernel.ts), built beside it, loaded only if needed. */
 export const KERNEL_FILE = "kernel.js";
@@ -19,19 +45,27 @@ export type ChildConfig = {
   /** Install the seccomp filter itself: without bubblewrap, nobody else does. */
   seccomp: boolean;
   lockdown: boolean;
+  /**
+   * A reusable sandbox (child/supervisor.ts runs each program in a worker of its own and starts
+   * the next one when a worker ends cleanly); else the harness is the process and ends with it.
+   */
+  reuse: boolean;
 };
 
 /**
- * One JSON line on the child's standard error. Final messages (error, blocked, done) carry the
- * bytes of output the harness wrote, when its console is the program's (lockdown on).
+ * One JSON line on the child's standard error. The harness says `ready` once locked down and
+ * waiting, then one final message (error, blocked, done), carrying the bytes of output it wrote
+ * when its console is the program's (lockdown on). In a reusable sandbox the supervisor says
+ * `ended` with the worker's exit code once the worker is gone (before the next one's `ready`).
  */
 export type ControlMessage =
   | { t: "ready"; seccomp: string }
   | { t: "error"; name: string; message?: string; bytes?: number }
   | { t: "blocked"; capability: string; bytes?: number }
-  | { t: "done"; bytes?: number };
+  | { t: "done"; bytes?: number }
+  | { t: "ended"; code: number };
 
-export type FinalMessage = Exclude<ControlMessage, { t: "ready" }>;
+export type FinalMessage = Exclude<ControlMessage, { t: "ready" } | { t: "ended" }>;
 
 /**
  * A control line, or undefined when the line is something else (a crash report). A final error

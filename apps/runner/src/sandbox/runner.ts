@@ -1,8 +1,9 @@
 /**
  * The runner as one object: the client's time budget, then behind the fair concurrency gate the
- * static check (in a checker process: checker/pool.ts) and a warm sandbox from the pool, then
- * the outcome as a RunResult. Each layer can be switched off on its own, which is how the tests
- * show that each one holds by itself.
+ * static check (in a checker process: checker/pool.ts) and a warm sandbox from the pool (the
+ * client's own, kept from its last clean run, or a fresh one), then the outcome as a RunResult.
+ * Each layer can be switched off on its own, which is how the tests show that each one holds by
+ * itself.
  */
 
 import { join } from "node:path";
@@ -29,6 +30,13 @@ export type RunnerConfig = {
   layers: LayerSwitches;
   limits: KernelLimits;
   poolSize: number;
+  /**
+   * Runs one sandbox process may serve, all for one client and each in a fresh worker
+   * (kept.ts); 1 uses every sandbox once. Only with the lockdown and seccomp layers on.
+   */
+  runsPerSandbox: number;
+  /** How long a used sandbox waits for its client's next run. */
+  sandboxIdleMs: number;
   maxConcurrency: number;
   queueSize: number;
   /** Runs one client may have running or waiting at once. */
@@ -54,13 +62,18 @@ export type SandboxRunner = {
   readonly layers: LayerSwitches;
   /** Why this runner runs no program at all (a missing sandbox layer), if so. */
   readonly unavailable?: string;
-  /** `client` names who asked (an address): the fairness limits are per client. */
+  /**
+   * `client` names who asked (an address): the fairness limits are per client, and a sandbox
+   * only ever serves one client. Without it, no sandbox is reused.
+   */
   run(code: string, timeoutMs: number, client?: string): Promise<RunResult>;
   stats(): {
     running: number;
     queued: number;
     ready: number;
     starting: number;
+    kept: number;
+    started: number;
     failuresInARow: number;
     checkersReplaced: number;
   };
@@ -86,6 +99,8 @@ export function unavailableRunner(layers: LayerSwitches, reason: string): Sandbo
       queued: 0,
       ready: 0,
       starting: 0,
+      kept: 0,
+      started: 0,
       failuresInARow: 0,
       checkersReplaced: 0,
     }),
@@ -103,6 +118,9 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     lockdown: layers.lockdown,
     seccomp: layers.seccomp,
     limits: layers.rlimits ? config.limits : null,
+    // Reuse needs the lockdown (its console counts the output that tells one run from the
+    // next) and the filter (which keeps a program off the limits the runner moves; readiness.ts).
+    reuse: layers.lockdown && layers.seccomp && config.runsPerSandbox > 1,
   };
   if (layers.namespaces && !config.bwrapPath) throw new Error("namespaces need bwrap");
   const pool = createPool({
@@ -110,6 +128,9 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     spec,
     workRoot: config.workRoot,
     logger: config.logger,
+    runsPerSandbox: config.runsPerSandbox,
+    idleMs: config.sandboxIdleMs,
+    perClient: config.perClientMaxRuns,
   });
   const gate = createGate({
     maxRunning: config.maxConcurrency,
@@ -129,7 +150,11 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
   });
 
   // Traced, the check and the run are spans of their own (what they ran and printed is not).
-  const runChecked = async (code: string, timeoutMs: number): Promise<RunResult> => {
+  const runChecked = async (
+    code: string,
+    timeoutMs: number,
+    client: string | undefined,
+  ): Promise<RunResult> => {
     const verdict = await withSpan("sandbox.check", {}, async (span) => {
       const checked = await checkers.check(code, layers.static);
       span?.setAttribute("sandbox.check.passed", checked.ok);
@@ -143,7 +168,8 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
         timedOut: false,
       };
     }
-    const sandbox = await pool.take(config.acquireTimeoutMs);
+    const sandbox = await pool.take(client, config.acquireTimeoutMs);
+    let clean = false;
     try {
       const outcome = await withSpan("sandbox.run", {}, async (span) => {
         const ran = await sandbox.run(verdict.js, {
@@ -157,6 +183,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
         });
         return ran;
       });
+      clean = outcome.clean;
       return toRunResult(outcome, {
         timeoutMs,
         memoryMb: config.limits.memoryMb,
@@ -164,20 +191,20 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
         paths: pathReplacements(spec, sandbox.workDir),
       });
     } finally {
-      // Killed and cleaned up after the answer: the run is over, the process no longer matters.
-      void sandbox.dispose();
-      pool.replenish();
+      // Kept for the client's next run, or killed and cleaned up, after the answer.
+      pool.release(sandbox, client, clean);
     }
   };
 
-  const run = async (code: string, timeoutMs: number, client = "unknown"): Promise<RunResult> => {
-    budget.check(client);
-    return gate.run(client, async () => {
+  const run = async (code: string, timeoutMs: number, client?: string): Promise<RunResult> => {
+    const who = client ?? "unknown";
+    budget.check(who);
+    return gate.run(who, async () => {
       const started = performance.now();
       try {
-        return await runChecked(code, timeoutMs);
+        return await runChecked(code, timeoutMs, client);
       } finally {
-        budget.charge(client, performance.now() - started);
+        budget.charge(who, performance.now() - started);
       }
     });
   };

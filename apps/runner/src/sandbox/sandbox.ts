@@ -1,14 +1,29 @@
 /**
- * One single-use sandbox process: started ahead of time, it runs exactly one program and is
- * then killed (with its whole process group) and its private folder removed.
+ * One sandbox process: started ahead of time, it runs one program; or, a reusable one
+ * (spec.reuse), several programs of the same client one after another, each in a fresh worker
+ * (child/supervisor.ts), when the pool asks it to (`rearm`). It is killed (its Bun process,
+ * pid 1 of its namespace, so everything in it) and its private folder removed when it is
+ * disposed of.
  */
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INFO_FD, PROGRAM_FILE, type SandboxSpec, sandboxCommand } from "./command.ts";
-import { holdProcess, type ProcessHandle, trackSpawned, watchCpu } from "./processes.ts";
-import { type ControlMessage, type FinalMessage, parseControlLine } from "./protocol.ts";
-import { admit, pidFromInfo } from "./readiness.ts";
-import { collectOutput, readLines } from "./streams.ts";
+import {
+  holdProcess,
+  type ProcessHandle,
+  trackSpawned,
+  watchCpu,
+  workerThreadFinder,
+} from "./processes.ts";
+import {
+  type ControlMessage,
+  type FinalMessage,
+  GO_LINE,
+  parseControlLine,
+  REUSABLE_EXITS,
+} from "./protocol.ts";
+import { type Admission, admit, pidFromInfo, readmit } from "./readiness.ts";
+import { readLines, readOutput } from "./streams.ts";
 
 export type Outcome = {
   /** Console output, at most `maxOutputBytes` bytes of it. */
@@ -18,7 +33,7 @@ export type Outcome = {
   durationMs: number;
   /** The child's last word: an error, a blocked capability, or done. */
   final: FinalMessage | undefined;
-  /** Null while the process is still exiting (the run ended on the child's last word). */
+  /** Null while the process is still exiting or serving (the run ended on the child's word). */
   exitCode: number | null;
   signal: string | null;
   /** Whatever else the child wrote on standard error (a crash report), capped. */
@@ -27,6 +42,11 @@ export type Outcome = {
   killedByRunner: boolean;
   /** The final message was longer than CONTROL_LINE_CHARS and arrived cut. */
   finalClipped: boolean;
+  /**
+   * The program ended by itself (done, or an error it threw), its output matched its count,
+   * nothing else was written and it kept its priority: the sandbox may serve another run.
+   */
+  clean: boolean;
 };
 
 export type RunOptions = { timeoutMs: number; maxOutputBytes: number };
@@ -34,10 +54,19 @@ export type RunOptions = { timeoutMs: number; maxOutputBytes: number };
 export type Sandbox = {
   readonly id: string;
   readonly workDir: string;
+  /** It can serve more than one run (child/supervisor.ts). */
+  readonly reusable: boolean;
   /** Resolves once the child has restricted itself and waits; rejects if it cannot. */
   readonly ready: Promise<void>;
+  /** Runs given to this sandbox so far. */
+  runs(): number;
   alive(): boolean;
   run(js: string, opts: RunOptions): Promise<Outcome>;
+  /**
+   * After a clean run: resolves true once the next worker waits for a program and the process
+   * still has its whole memory and CPU allowance (readmit); false otherwise, or after `waitMs`.
+   */
+  rearm(waitMs: number): Promise<boolean>;
   dispose(): Promise<void>;
 };
 
@@ -45,7 +74,7 @@ const MAX_DIAGNOSTICS = 4096;
 /**
  * Caps on standard error, enforced here whatever the program did to its own process: a control
  * line is cut at CONTROL_LINE_CHARS (an error's message included: the client sees at most
- * 8 KiB of it), and past CONTROL_BYTES in all the sandbox is killed.
+ * 8 KiB of it), and past CONTROL_BYTES in one run the sandbox is killed.
  */
 export const CONTROL_LINE_CHARS = 16 * 1024;
 const CONTROL_BYTES = 256 * 1024;
@@ -53,6 +82,13 @@ const CONTROL_BYTES = 256 * 1024;
 const KILL_GRACE_MS = 500;
 /** A run that has used this much CPU is demoted to SCHED_IDLE (processes.ts). */
 const DEMOTE_AFTER_CPU_MS = 10;
+
+type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
+const deferred = <T>(): Deferred<T> => {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+};
 
 export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);
@@ -101,39 +137,73 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     else killGroup();
   };
 
-  let diagnostics = "";
-  let onReady: (message: ControlMessage & { t: "ready" }) => void = () => {};
-  let onFinal: (message: FinalMessage) => void = () => {};
-  const final = new Promise<FinalMessage>((resolve) => {
-    onFinal = resolve;
+  /**
+   * What one worker said on standard error: "ready", then its final word, then (from the main
+   * thread) "ended". Lines come in that order on the one stream, so a new "ready" starts the
+   * next worker's record.
+   */
+  type Heard = {
+    final: Deferred<FinalMessage>;
+    ended: Deferred<number>;
+    endedCode?: number;
+    lastWord?: FinalMessage;
+    finalClipped: boolean;
+    diagnostics: string;
+  };
+  const hearing = (): Heard => ({
+    final: deferred(),
+    ended: deferred(),
+    finalClipped: false,
+    diagnostics: "",
   });
-  let lastWord: FinalMessage | undefined;
-  let finalClipped = false;
+  let worker = hearing();
+  let admission: Admission | undefined;
+  /**
+   * In a reusable sandbox, the thread that runs the waiting worker's JavaScript, watched for CPU
+   * during its run (a single-use sandbox runs its program on its main thread).
+   */
+  let workerTid: number | undefined;
+  let findWorkerThread = (): number | undefined => undefined;
+  let onFirstReady: (message: ControlMessage & { t: "ready" }) => void = () => {};
+  let onNextReady: (() => void) | undefined;
   const control = readLines(
     proc.stderr,
     (line, clipped) => {
       const message = parseControlLine(line, clipped);
-      if (message?.t === "ready") onReady(message);
-      else if (message) {
-        lastWord = message;
-        finalClipped = clipped;
-        onFinal(message);
-      } else if (diagnostics.length < MAX_DIAGNOSTICS) diagnostics += `${line}\n`;
+      if (message?.t === "ready") {
+        worker = hearing();
+        if (admission) onNextReady?.();
+        else onFirstReady(message);
+      } else if (message?.t === "ended") {
+        worker.endedCode = message.code;
+        worker.ended.resolve(message.code);
+      } else if (message) {
+        worker.lastWord = message;
+        worker.finalClipped = clipped;
+        worker.final.resolve(message);
+      } else if (worker.diagnostics.length < MAX_DIAGNOSTICS) worker.diagnostics += `${line}\n`;
     },
     { maxLineChars: CONTROL_LINE_CHARS, maxBytes: CONTROL_BYTES, onOverflow: kill },
   );
+  const output = readOutput(proc.stdout);
+  const exitedAndDrained = Promise.all([proc.exited, output.closed, control.done]).then(() => {});
 
   const ready = new Promise<void>((resolve, reject) => {
-    onReady = (message) => {
+    onFirstReady = (message) => {
       pid.then((sandboxPid) => {
-        const problem = admit(spec, message, sandboxPid);
-        if (problem) return reject(new Error(problem));
+        const admitted = admit(spec, message, sandboxPid);
+        if (typeof admitted === "string") return reject(new Error(admitted));
+        admission = admitted;
         if (reportsPid) program = holdProcess(sandboxPid);
+        if (spec.reuse) {
+          findWorkerThread = workerThreadFinder(sandboxPid);
+          workerTid = findWorkerThread();
+        }
         resolve();
       }, reject);
     };
     proc.exited.then(() =>
-      reject(new Error(`sandbox exited before it was ready: ${diagnostics.slice(0, 500)}`)),
+      reject(new Error(`sandbox exited before it was ready: ${worker.diagnostics.slice(0, 500)}`)),
     );
   });
   // A rejection nobody awaited yet (the pool awaits it) must not crash the runner.
@@ -152,14 +222,23 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
     rmSync(workDir, { recursive: true, force: true });
   };
 
+  let runs = 0;
+  let lastRun: { heard: Heard; clean: boolean } | undefined;
   const run = async (js: string, { timeoutMs, maxOutputBytes }: RunOptions): Promise<Outcome> => {
+    runs++;
+    const current = worker;
     writeFileSync(join(workDir, PROGRAM_FILE), js, { mode: 0o600 });
-    const output = collectOutput(proc.stdout, maxOutputBytes, kill);
+    const runOutput = output.begin(maxOutputBytes, kill);
+    control.restartCount();
     const clock = { timedOut: false };
+    let demoted = false;
     const started = performance.now();
-    // Closing standard input is the child's signal to import the program.
-    proc.stdin.end();
-    const stopWatching = watchCpu(program?.pid ?? proc.pid, DEMOTE_AFTER_CPU_MS);
+    proc.stdin.write(GO_LINE);
+    proc.stdin.flush();
+    const stopWatching = watchCpu(admission?.pid ?? proc.pid, DEMOTE_AFTER_CPU_MS, {
+      tid: workerTid,
+      onDemoted: () => (demoted = true),
+    });
     let onDeadline = () => {};
     const deadline = new Promise<void>((resolve) => (onDeadline = resolve));
     const timer = setTimeout(() => {
@@ -168,32 +247,95 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
       // Answered even if the streams stay open or the process lingers: the slot is freed.
       setTimeout(onDeadline, KILL_GRACE_MS);
     }, timeoutMs);
-    const exitedAndDrained = Promise.all([proc.exited, output.closed, control]).then(() => {});
+    // The worker ended. With a counted final word, the run ends once that much output is read
+    // (the fast path below, usually first). Without one (an error not reported in full; a crash
+    // of the harness itself; no lockdown), the process is ended too, so every byte it wrote is
+    // read, and the sandbox is not used again.
+    let endedCode: number | null = null;
+    const workerEnded = current.ended.promise.then((code) => {
+      const word = current.lastWord;
+      if (word?.bytes !== undefined) return runOutput.reached(word.bytes);
+      if (!word) endedCode = code;
+      kill();
+      return exitedAndDrained;
+    });
     await Promise.race([
       exitedAndDrained,
       deadline,
+      workerEnded,
       // The fast path: the child's last word says how much it wrote; once that much is read,
-      // the run is over, and the process is killed rather than waited for.
-      final.then((message) =>
-        message.bytes === undefined ? exitedAndDrained : output.reached(message.bytes),
+      // the run is over, and the process is killed or given the next run rather than waited for.
+      current.final.promise.then((message) =>
+        message.bytes === undefined ? exitedAndDrained : runOutput.reached(message.bytes),
       ),
     ]);
     const durationMs = performance.now() - started;
     clearTimeout(timer);
     stopWatching();
+    const final = current.lastWord;
+    output.end(final?.bytes);
+    const clean =
+      !killedByRunner &&
+      !demoted &&
+      (final?.t === "done" || final?.t === "error") &&
+      !current.finalClipped &&
+      final.bytes === runOutput.received() &&
+      current.diagnostics === "" &&
+      output.stray() === 0;
+    lastRun = { heard: current, clean };
     return {
-      output: output.text(),
-      truncated: output.truncated(),
-      timedOut: clock.timedOut && !output.truncated(),
+      output: runOutput.text(),
+      truncated: runOutput.truncated(),
+      timedOut: clock.timedOut && !runOutput.truncated(),
       durationMs,
-      final: lastWord,
-      exitCode: proc.exitCode,
-      signal: proc.signalCode === null ? null : String(proc.signalCode),
-      diagnostics,
-      killedByRunner,
-      finalClipped,
+      final,
+      exitCode: endedCode ?? proc.exitCode,
+      signal: endedCode === null && proc.signalCode !== null ? String(proc.signalCode) : null,
+      diagnostics: current.diagnostics,
+      killedByRunner: endedCode === null && killedByRunner,
+      finalClipped: current.finalClipped,
+      clean,
     };
   };
 
-  return { id, workDir, ready, alive: () => proc.exitCode === null && !disposed, run, dispose };
+  const rearm = async (waitMs: number): Promise<boolean> => {
+    const previous = lastRun;
+    if (!previous?.clean || !admission || disposed) return false;
+    // The next worker may have said "ready" already (a new record), else it is waited for.
+    const readyAgain =
+      worker !== previous.heard ||
+      (await new Promise<boolean>((resolve) => {
+        let settled = false;
+        const settle = (ok: boolean) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          onNextReady = undefined;
+          resolve(ok);
+        };
+        const timer = setTimeout(() => settle(false), waitMs);
+        onNextReady = () => settle(true);
+        void proc.exited.then(() => settle(false));
+      }));
+    // "ended" comes before the next "ready" on the same stream: it has been heard by now.
+    const { endedCode, diagnostics } = previous.heard;
+    if (!readyAgain || endedCode === undefined || !REUSABLE_EXITS.has(endedCode)) return false;
+    if (diagnostics !== "" || output.stray() > 0 || !alive()) return false;
+    if (readmit(admission) !== undefined) return false;
+    workerTid = findWorkerThread();
+    return true;
+  };
+
+  const alive = () => proc.exitCode === null && !disposed;
+  return {
+    id,
+    workDir,
+    reusable: spec.reuse,
+    ready,
+    runs: () => runs,
+    alive,
+    run,
+    rearm,
+    dispose,
+  };
 }

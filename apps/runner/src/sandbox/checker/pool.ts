@@ -186,8 +186,10 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     if (checker.dead) checker.answer?.(new Error("the checker stopped"));
     // A check still going after a moment is a program built to be slow: it yields its core.
     let demoted = false;
-    const stopWatching = watchCpu(checker.proc.pid, DEMOTE_AFTER_CPU_MS, () => {
-      demoted = true;
+    const stopWatching = watchCpu(checker.proc.pid, DEMOTE_AFTER_CPU_MS, {
+      onDemoted: () => {
+        demoted = true;
+      },
     });
     const timer = setTimeout(() => {
       checker.answer?.(new Error("timeout"));

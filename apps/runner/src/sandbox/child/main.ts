@@ -1,17 +1,27 @@
 /**
- * The sandbox process. Started ahead of time by the pool, it locks itself down (and installs its
- * seccomp filter when bubblewrap has not), says "ready" and waits; the runner then sets its
- * resource limits. The runner writes the program to a file and closes standard input; the child
- * loads the file and ends when its event loop is empty (or the runner kills it). Standard output
- * is the program's console; standard error carries one JSON message per line for the runner
- * (see ControlMessage in ../protocol.ts).
+ * The sandbox harness: it runs one program. A single-use sandbox is this file as its process
+ * (started ahead of time by the pool); a reusable sandbox runs it in a worker for each program
+ * (supervisor.ts), where ending, by any path, ends the worker only. Either way it installs the
+ * seccomp filter when it is the process and bubblewrap has not, locks the JavaScript runtime
+ * down, says "ready" and waits for the runner's go on standard input (the runner sets the
+ * resource limits meanwhile); then it loads the program from its file and ends when its event
+ * loop is empty (or the runner kills the process). Standard output is the program's console;
+ * standard error carries one JSON message per line for the runner (see ControlMessage in
+ * ../protocol.ts).
  */
-import { ASYNC_MODULE_ERROR, type ChildConfig, KERNEL_FILE } from "../protocol.ts";
+import {
+  ASYNC_MODULE_ERROR,
+  type ChildConfig,
+  KERNEL_FILE,
+  NO_MORE_RUNS,
+  UNREPORTED_ERROR,
+} from "../protocol.ts";
 import { sandboxConsole } from "./console.ts";
 import { lockdown } from "./lockdown.ts";
 
 // Everything the harness needs after the lockdown is taken now, before the program can touch it.
 const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
+// In a worker, process.exit ends the worker, not the process.
 const exit = process.exit.bind(process);
 const on = process.on.bind(process);
 const stringify = JSON.stringify;
@@ -80,13 +90,13 @@ function fail(thrown: unknown): never {
   try {
     sent = send({ __proto__: null, t: "error", bytes: countedBytes(), ...describe(thrown) });
   } catch {}
-  if (!sent) {
-    try {
-      writeControl(UNREPORTABLE);
-      flushControl();
-    } catch {}
-  }
-  return exit(1);
+  if (sent) return exit(1);
+  try {
+    writeControl(UNREPORTABLE);
+    flushControl();
+  } catch {}
+  // No output count went with it: the process ends, so the runner reads to its end.
+  return exit(UNREPORTED_ERROR);
 }
 
 function blocked(capability: string): never {
@@ -102,8 +112,9 @@ on("beforeExit", () => {
 });
 
 // Resource limits are set by the parent, and the seccomp filter is installed by bubblewrap
-// before Bun starts; only without bubblewrap is the filter the child's own job.
-let seccomp = "off";
+// before Bun starts; only without bubblewrap is the filter the sandbox's own job: this file's
+// as a single-use sandbox, the supervisor's in a reusable one (which says how it went).
+let seccomp = process.argv[3] ?? "off";
 if (config.seccomp) {
   try {
     const kernel: typeof import("./kernel.ts") = requireFile(`${import.meta.dir}/${KERNEL_FILE}`);
@@ -131,13 +142,15 @@ if (config.lockdown) {
 send({ __proto__: null, t: "ready", seccomp });
 
 /**
- * Waits for standard input to close, the parent's signal that the program is in place, then
- * runs it. prompt() is Bun's one synchronous read of standard input that needs no module
- * loaded (node:fs or bun:ffi cost a millisecond or more); it writes START_ECHO (one space) to
- * standard output first, which the parent drops.
+ * Waits for the runner's go (GO_LINE), its signal that the program is in place, then runs it.
+ * prompt() is Bun's one synchronous read of standard input that needs no module loaded
+ * (node:fs or bun:ffi cost a millisecond or more); it writes START_ECHO (one space) to standard
+ * output first, which the parent drops. The runner sends one go per "ready", so no line is
+ * ever left for the next worker.
  */
 function start(): void {
-  waitForInput("");
+  // Null: standard input ended, no program is coming.
+  if (waitForInput("") === null) exit(NO_MORE_RUNS);
   try {
     requireFile(config.entry);
   } catch (error) {
