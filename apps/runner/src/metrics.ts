@@ -12,15 +12,25 @@ export function runnerMetrics(metrics: Metrics, runner: SandboxRunner): CountOut
   const registers = [metrics.registry];
   new Gauge({
     name: "runner_sandboxes",
-    help: "Sandboxes by state: ready (warm, waiting), starting, running; and runs queued.",
+    help: "Sandboxes by state: ready (single-use, warm), starting, running; kept (reusable, waiting for their client), kept_preparing (starting or rearming); and runs queued.",
     labelNames: ["state"] as const,
     registers,
     collect() {
-      const { ready, starting, running, queued } = runner.stats();
+      const { ready, starting, running, queued, kept, keptPreparing } = runner.stats();
       this.set({ state: "ready" }, ready);
       this.set({ state: "starting" }, starting);
       this.set({ state: "running" }, running);
       this.set({ state: "queued" }, queued);
+      this.set({ state: "kept" }, kept);
+      this.set({ state: "kept_preparing" }, keptPreparing);
+    },
+  });
+  new Gauge({
+    name: "runner_sandboxes_started",
+    help: "Sandbox processes started since start; runs per sandbox is runner_runs_total over it.",
+    registers,
+    collect() {
+      this.set(runner.stats().started);
     },
   });
   new Gauge({

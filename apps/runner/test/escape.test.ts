@@ -77,7 +77,8 @@ function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: b
         });
         // Only the pool's warm sandboxes remain, and the one kept for this client (if the
         // last run was clean).
-        const expected = (POOL_SIZE + runner.stats().kept) * PROCESSES_PER_SANDBOX;
+        const { kept, keptPreparing } = runner.stats();
+        const expected = (POOL_SIZE + kept + keptPreparing) * PROCESSES_PER_SANDBOX;
         const left = await settleProcesses(expected);
         expect(left.length).toBeLessThanOrEqual(expected);
       });

@@ -35,8 +35,11 @@ describe.skipIf(!bwrapPath)("runner metrics", () => {
 
   test("the sandbox pool's state is read when scraped", async () => {
     const text = await metrics.registry.metrics();
-    for (const state of ["ready", "starting", "running", "queued"])
+    for (const state of ["ready", "starting", "running", "queued", "kept", "kept_preparing"])
       expect(metricValue(text, "runner_sandboxes", `state="${state}"`), state).toBeDefined();
     expect(metricValue(text, "runner_sandboxes", 'state="running"')).toBe("0");
+    // The pool's first sandbox and the four runs' replacements, at least.
+    const started = metricValue(text, "runner_sandboxes_started");
+    expect(Number(started)).toBeGreaterThanOrEqual(5);
   });
 });

@@ -43,7 +43,8 @@ export type KeptSandboxes = {
    * client that keeps coming back.
    */
   noteRun(client: string, clean: boolean, own: boolean): void;
-  size(): number;
+  /** Kept and waiting for their client's next run; and getting ready (starting, rearming). */
+  counts(): { waiting: number; preparing: number };
   close(): Promise<void>;
 };
 
@@ -143,7 +144,10 @@ export function createKeptSandboxes(options: {
       add({ client, sandbox, ready, rearming: false, idle: false });
     },
 
-    size: () => entries.length,
+    counts() {
+      const waiting = entries.filter((entry) => entry.idle).length;
+      return { waiting, preparing: entries.length - waiting };
+    },
 
     async close() {
       closed = true;

@@ -43,8 +43,10 @@ export type Pool = {
     ready: number;
     starting: number;
     failuresInARow: number;
-    /** Reusable sandboxes kept for their client: waiting, or getting ready. */
+    /** Reusable sandboxes kept for their client and waiting for its next run. */
     kept: number;
+    /** Reusable sandboxes starting, or getting ready for their client's next run. */
+    keptPreparing: number;
     /** Sandbox processes started since the pool was created. */
     started: number;
   };
@@ -186,7 +188,17 @@ export function createPool(options: PoolOptions): Pool {
       } else void sandbox.dispose();
       kept.noteRun(client, clean, sandbox.reusable);
     },
-    stats: () => ({ ready: ready.length, starting, failuresInARow, kept: kept.size(), started }),
+    stats: () => {
+      const { waiting, preparing } = kept.counts();
+      return {
+        ready: ready.length,
+        starting,
+        failuresInARow,
+        kept: waiting,
+        keptPreparing: preparing,
+        started,
+      };
+    },
     async close() {
       closed = true;
       clearTimeout(retryTimer);

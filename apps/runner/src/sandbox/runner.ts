@@ -73,6 +73,7 @@ export type SandboxRunner = {
     ready: number;
     starting: number;
     kept: number;
+    keptPreparing: number;
     started: number;
     failuresInARow: number;
     checkersReplaced: number;
@@ -100,6 +101,7 @@ export function unavailableRunner(layers: LayerSwitches, reason: string): Sandbo
       ready: 0,
       starting: 0,
       kept: 0,
+      keptPreparing: 0,
       started: 0,
       failuresInARow: 0,
       checkersReplaced: 0,
