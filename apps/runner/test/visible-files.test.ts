@@ -67,7 +67,7 @@ function walkFromOutside(root: string): string[] {
   const paths = ["/"];
   const walk = (inside: string) => {
     for (const entry of readdirSync(join(root, inside), { withFileTypes: true })) {
-      const path = (inside === "/" ? "" : inside) + "/" + entry.name;
+      const path = `${inside === "/" ? "" : inside}/${entry.name}`;
       paths.push(path);
       if (entry.isDirectory() && path !== "/proc") walk(path);
     }
