@@ -7,6 +7,10 @@
  * namespaces included (wait4's figures miss the processes bubblewrap starts). Medians over
  * --rounds.
  *
+ * The last line is a reusable sandbox's later runs (a fresh worker each, docs/runner.md
+ * "Sandboxes reused by one client"): wall time from the go to the next worker's "ready", and
+ * the sandbox process's CPU per run, means over ten times --rounds runs.
+ *
  *   bun benchmarks/runner/phases.ts [--rounds 60] [--only <part of a variant's name>]
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,7 +25,7 @@ import {
 } from "../../apps/runner/src/sandbox/command.ts";
 import { buildHarness } from "../../apps/runner/src/sandbox/harness.ts";
 import { GO_LINE, parseControlLine } from "../../apps/runner/src/sandbox/protocol.ts";
-import { admit, pidFromInfo } from "../../apps/runner/src/sandbox/readiness.ts";
+import { admit, pidFromInfo, processUsage } from "../../apps/runner/src/sandbox/readiness.ts";
 import { defaultLimits } from "../../apps/runner/src/sandbox/setup.ts";
 import { bunLibraries } from "../../apps/runner/src/sandbox/visible-files.ts";
 
@@ -83,7 +87,7 @@ function plain(name: string, cmd: string[]): Variant {
  * The harness as the pool starts it (sandbox.ts): spawn → "ready" → the runner's checks and
  * limits (readiness.ts), then the program, then its exit.
  */
-function harness(name: string, spec: SandboxSpec): Variant {
+function harness(name: string, spec: SandboxSpec, { run: runs = true } = {}): Variant {
   return {
     name,
     async sample(measureCpu) {
@@ -122,6 +126,14 @@ function harness(name: string, spec: SandboxSpec): Variant {
       const admitted = admit(checked, readyMessage, sandboxPid);
       if (typeof admitted === "string") throw new Error(admitted);
       const ready = performance.now() - started;
+      if (!runs) {
+        // The price of the sandbox alone: standard input ends, the harness ends, so does Bun.
+        proc.stdin.end();
+        await proc.exited;
+        rmSync(workDir, { recursive: true, force: true });
+        const exit = performance.now() - started;
+        return { ready, run: Number.NaN, exit, cpu: counted.cpuMs() };
+      }
       writeFileSync(join(workDir, PROGRAM_FILE), PROGRAM);
       const runStarted = performance.now();
       proc.stdin.write(GO_LINE);
@@ -136,6 +148,68 @@ function harness(name: string, spec: SandboxSpec): Variant {
       return { ready, run, exit, cpu: counted.cpuMs() };
     },
   };
+}
+
+/**
+ * One reusable sandbox, `count` runs back to back after a few uncounted: for each later run, the
+ * wall time from the go to the next worker's "ready", and the CPU time of the whole sandbox
+ * process (every thread, from /proc/<pid>/stat) per run.
+ */
+async function reusedRuns(spec: SandboxSpec, count: number) {
+  const workDir = join(root, "runs", Bun.randomUUIDv7().slice(-12));
+  mkdirSync(workDir, { recursive: true });
+  const { cmd, env, cwd, seccompFile } = sandboxCommand(spec, workDir);
+  const filter = seccompFile === null ? [] : [openSync(seccompFile, "r")];
+  const proc = Bun.spawn(cmd, {
+    env,
+    cwd,
+    stdio: ["pipe", "pipe", "pipe", "pipe", ...filter],
+    detached: true,
+  });
+  for (const fd of filter) closeSync(fd);
+  const infoFd = proc.stdio[INFO_FD];
+  if (!infoFd) throw new Error("no info descriptor");
+  void new Response(proc.stdout).arrayBuffer(); // the output is not what is measured
+  const lines = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  const nextMessage = async () => {
+    while (!pending.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`sandbox ended early: ${pending}`);
+      pending += value;
+    }
+    const line = pending.slice(0, pending.indexOf("\n"));
+    pending = pending.slice(line.length + 1);
+    return parseControlLine(line);
+  };
+  const first = await nextMessage();
+  if (first?.t !== "ready") throw new Error("no ready message");
+  const sandboxPid = await pidFromInfo(infoFd);
+  const admitted = admit(spec, first, sandboxPid);
+  if (typeof admitted === "string") throw new Error(admitted);
+  writeFileSync(join(workDir, PROGRAM_FILE), PROGRAM);
+  const once = async () => {
+    proc.stdin.write(GO_LINE);
+    proc.stdin.flush();
+    for (let message = await nextMessage(); message?.t !== "ready"; message = await nextMessage()) {
+      if (message?.t === "error" || message?.t === "blocked")
+        throw new Error(JSON.stringify(message));
+    }
+  };
+  try {
+    for (let i = 0; i < 10; i++) await once();
+    const cpuBefore = processUsage(sandboxPid).cpuMs;
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await once();
+    return {
+      wall: (performance.now() - started) / count,
+      cpu: (processUsage(sandboxPid).cpuMs - cpuBefore) / count,
+    };
+  } finally {
+    proc.kill("SIGKILL");
+    process.kill(sandboxPid, "SIGKILL");
+    await proc.exited;
+  }
 }
 
 const FLAGS = ["--disallow-code-generation-from-strings=strict", "--no-macros"];
@@ -161,13 +235,17 @@ const variants: Variant[] = [
   harness("harness, all but namespaces", { ...none, lockdown: true, seccomp: true, limits }),
 ];
 if (bwrapPath) {
+  const every = { ...none, bwrapPath, lockdown: true, seccomp: true, limits };
   variants.push(
     harness("harness in bwrap, no other layer", { ...none, bwrapPath }),
-    harness("harness, every layer", { ...none, bwrapPath, lockdown: true, seccomp: true, limits }),
+    harness("harness, every layer", every),
+    harness("every layer, no run", every, { run: false }),
+    harness("every layer, reusable, no run", { ...every, reuse: true }, { run: false }),
   );
 }
 
 const chosen = variants.filter((variant) => variant.name.includes(values.only));
+let reused: { wall: number; cpu: number } | undefined;
 const samples = new Map<string, Sample[]>(chosen.map((variant) => [variant.name, []]));
 try {
   for (let round = 0; round < ROUNDS + 3; round++) {
@@ -177,6 +255,10 @@ try {
       // Three rounds warm the caches.
       if (round >= 3) samples.get(variant.name)?.push({ ...timed, cpu });
     }
+  }
+  if (bwrapPath && "every layer, reusable, each later run".includes(values.only)) {
+    const every = { ...none, bwrapPath, lockdown: true, seccomp: true, limits, reuse: true };
+    reused = await reusedRuns(every, ROUNDS * 10);
   }
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -188,5 +270,10 @@ for (const [name, list] of samples) {
   const of = (key: keyof Sample) => median(list.map((sample) => sample[key]));
   console.log(
     `${name.padEnd(34)} ${ms(of("ready"))} ${ms(of("run"))} ${ms(of("exit"))} ${ms(of("cpu"))}`,
+  );
+}
+if (reused) {
+  console.log(
+    `${"every layer, reusable, each later run".padEnd(34)}      - ${ms(reused.wall)}      - ${ms(reused.cpu)}   (means over ${ROUNDS * 10} runs: go to the next worker's "ready"; CPU of the sandbox's process)`,
   );
 }

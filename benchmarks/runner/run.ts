@@ -6,7 +6,11 @@
  * - Deno: `deno run <file>` with no permissions (the npm package `deno`, installed into
  *   benchmarks/runner/peers on first use);
  * - a real runner (a child process on a free loopback port, every sandbox layer on, checked)
- *   driven through HTTP at concurrency 1, 2 and 4.
+ *   driven through HTTP at concurrency 1, 2 and 4 by one client (whose runs soon go to a
+ *   sandbox kept for it, docs/runner.md "Sandboxes reused by one client", and whose program's
+ *   verdict is then the checker's cache's); then at 1 by that client with a new program every
+ *   run (the same output; no cached verdict); then at 1 and 2 by a new client every run (each
+ *   run a sandbox of its own, as the first run of anyone).
  * For each: p50/p99 latency, runs per second, and the machine's CPU time per run (all processes
  * and the kernel, from /proc/stat: bubblewrap, the namespaces' teardown, the client and the
  * runner all count). Targets (issue 11): runner p50 at concurrency 1 ≤ 1.5 × the floor's; CPU
@@ -155,16 +159,35 @@ const off = Object.entries(runner.layers).filter(([, layer]) => !layer.on);
 console.log(
   `runner layers: ${off.length === 0 ? "all on" : `OFF: ${off.map(([name]) => name).join(", ")}`}`,
 );
-const post = async () => {
-  const answer = await postRun(runner.url, PROGRAM);
+const post = async (client?: string, program = PROGRAM) => {
+  const answer = await postRun(runner.url, program, client ? { client } : {});
   return {
     ok: answer.status === 200 && answer.output === "hello\n" && !answer.error,
     ms: answer.ms,
   };
 };
+/** A new client address for every run (the runner trusts X-Forwarded-For from loopback). */
+let clients = 0;
+const newClient = () => {
+  clients++;
+  return `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
+};
 try {
   for (const concurrency of CONCURRENCY) {
-    print(await measure("runner (HTTP)", concurrency, RUNS, post, 20));
+    print(await measure("runner (HTTP)", concurrency, RUNS, () => post(), 20));
+  }
+  let programs = 0;
+  const newProgram = () => `${PROGRAM} // ${++programs}`;
+  print(await measure("runner, new program/run", 1, RUNS, () => post(undefined, newProgram()), 20));
+  for (const concurrency of [1, 2]) {
+    const level = await measure(
+      "runner, new client/run",
+      concurrency,
+      RUNS,
+      () => post(newClient()),
+      20,
+    );
+    print(level);
   }
 } finally {
   await runner.stop();
@@ -172,7 +195,9 @@ try {
 
 const floor1 = levels.find((level) => level.name.startsWith("floor") && level.concurrency === 1);
 const denoLevel = levels.find((level) => level.name.startsWith("deno"));
-const runnerLevels = levels.filter((level) => level.name.startsWith("runner"));
+// The targets are the one client's (the benchmark's trivial runs); the new-client levels show the
+// cold path beside them.
+const runnerLevels = levels.filter((level) => level.name === "runner (HTTP)");
 const single = runnerLevels[0];
 const best = Math.max(...runnerLevels.map((level) => level.runsPerSecond));
 const latency = single && floor1 ? single.p50 / floor1.p50 : Number.NaN;

@@ -10,22 +10,8 @@ import type { App } from "../src/app.ts";
 import { CHECKER_FILE } from "../src/sandbox/harness.ts";
 import { ERROR_MAX_BYTES, ERROR_TRUNCATION_MARKER, toRunResult } from "../src/sandbox/result.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
+import { enumBomb } from "./fixtures/bombs.ts";
 import { ALL_LAYERS, bwrapPath, type RunBody, runRequest, TEST_ROOT, testApp } from "./support.ts";
-
-/** An enum whose every member is the previous one twice: its compiled form doubles per member. */
-export function enumBomb(kind: "enum" | "const enum" | "template", members: number): string {
-  const names = Array.from({ length: members }, (_, i) => `M${i}`);
-  const body = names
-    .slice(1)
-    .map((name, i) =>
-      kind === "template"
-        ? `${name} = \`\${${names[i]}}\${${names[i]}}\``
-        : `${name} = ${names[i]} + ${names[i]}`,
-    )
-    .join(", ");
-  const keyword = kind === "const enum" ? "const enum" : "enum";
-  return `${keyword} E { M0 = "ab", ${body} }\nconsole.log(E.M${members - 1}.length)`;
-}
 
 let app: App;
 let runner: SandboxRunner;

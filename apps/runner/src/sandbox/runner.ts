@@ -77,6 +77,8 @@ export type SandboxRunner = {
     started: number;
     failuresInARow: number;
     checkersReplaced: number;
+    /** Checks answered from the verdict cache (checker/verdicts.ts). */
+    checksCached: number;
   };
   close(): Promise<void>;
 };
@@ -105,6 +107,7 @@ export function unavailableRunner(layers: LayerSwitches, reason: string): Sandbo
       started: 0,
       failuresInARow: 0,
       checkersReplaced: 0,
+      checksCached: 0,
     }),
     close: async () => {},
   };
@@ -158,7 +161,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     client: string | undefined,
   ): Promise<RunResult> => {
     const verdict = await withSpan("sandbox.check", {}, async (span) => {
-      const checked = await checkers.check(code, layers.static);
+      const checked = await checkers.check(code, layers.static, client);
       span?.setAttribute("sandbox.check.passed", checked.ok);
       return checked;
     });
@@ -218,6 +221,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
       ...gate.stats(),
       ...pool.stats(),
       checkersReplaced: checkers.stats().replaced,
+      checksCached: checkers.stats().cached,
     }),
     close: async () => {
       await Promise.all([pool.close(), checkers.close()]);

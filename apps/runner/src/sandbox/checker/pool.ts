@@ -13,6 +13,7 @@ import { mappedBytes } from "../readiness.ts";
 import type { StaticVerdict } from "../static-check.ts";
 import { readLines } from "../streams.ts";
 import { CHECKER_READY, type CheckReply, MAX_JS_BYTES } from "./protocol.ts";
+import { createVerdictCache } from "./verdicts.ts";
 
 export type CheckerOptions = {
   size: number;
@@ -31,8 +32,10 @@ export type CheckerOptions = {
 };
 
 export type CheckerPool = {
-  check(code: string, staticCheck: boolean): Promise<StaticVerdict>;
-  stats(): { idle: number; busy: number; replaced: number };
+  /** With `client`, a verdict this client already got for this program comes from the cache. */
+  check(code: string, staticCheck: boolean, client?: string): Promise<StaticVerdict>;
+  /** `cached`: checks answered from the verdict cache (verdicts.ts). */
+  stats(): { idle: number; busy: number; replaced: number; cached: number };
   close(): Promise<void>;
 };
 
@@ -68,9 +71,12 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
   const waiters: ((checker: Checker) => void)[] = [];
   let busy = 0;
   let replaced = 0;
+  let cached = 0;
   let nextId = 0;
   let closed = false;
   const all = new Set<Checker>();
+  // A few hundred programs: most are well under a kilobyte of JavaScript, none over 64 KiB.
+  const verdicts = createVerdictCache({ maxEntries: 512, maxChars: 4 * 1024 * 1024 });
 
   const spawn = () =>
     Bun.spawn([opts.bunPath, "--no-macros", opts.file, ...(opts.seccomp ? ["--seccomp"] : [])], {
@@ -179,7 +185,7 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
     return nextHandedOut(waiters, opts.acquireTimeoutMs, "checker");
   };
 
-  const ask = async (checker: Checker, code: string, staticCheck: boolean) => {
+  const ask = async (checker: Checker, code: string, staticCheck: boolean, client?: string) => {
     await checker.ready;
     const id = nextId++;
     const reply = new Promise<CheckReply | Error>((resolve) => (checker.answer = resolve));
@@ -210,13 +216,19 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
             `compiling the program ran out of memory${opts.limits ? ` (the limit is ${opts.limits.memoryMb} MiB)` : ""}`,
           );
     }
+    if (client !== undefined) verdicts.set(client, staticCheck, code, answer.verdict);
     return answer.verdict;
   };
 
   for (let i = 0; i < opts.size; i++) release(start());
 
   return {
-    async check(code, staticCheck) {
+    async check(code, staticCheck, client) {
+      const known = client === undefined ? undefined : verdicts.get(client, staticCheck, code);
+      if (known) {
+        cached++;
+        return known;
+      }
       for (let attempt = 1; ; attempt++) {
         const checker = await take();
         await checker.ready;
@@ -224,14 +236,14 @@ export function createCheckerPool(opts: CheckerOptions): CheckerPool {
         if (checker.dead && attempt < 3) continue;
         busy++;
         try {
-          return await ask(checker, code, staticCheck);
+          return await ask(checker, code, staticCheck, client);
         } finally {
           busy--;
           release(checker);
         }
       }
     },
-    stats: () => ({ idle: idle.length, busy, replaced }),
+    stats: () => ({ idle: idle.length, busy, replaced, cached }),
     async close() {
       closed = true;
       const procs = [...all].map((checker) => checker.proc);
