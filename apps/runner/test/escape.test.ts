@@ -1,7 +1,10 @@
 /**
  * The escape corpus against the whole runner through HTTP, twice: with every layer, and with the
- * static check off (so every payload meets the runtime and kernel layers). After each payload:
- * nothing got out, the runner answers a normal request normally, no sandbox process is left.
+ * static check off (so every payload meets the runtime and kernel layers); then a third time
+ * from one client, whose runs soon go to a sandbox kept for it (kept.ts), with the static check
+ * off, so that every payload also meets a reusable sandbox and the run after it is that
+ * client's next. After each payload: nothing got out, the runner answers a normal request
+ * normally, no sandbox process is left.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { App } from "../src/app.ts";
@@ -41,7 +44,13 @@ test("the corpus has at least 40 payloads", () => {
   expect(CORPUS.length).toBeGreaterThanOrEqual(40);
 });
 
-function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: boolean) {
+function corpusAgainst(
+  label: string,
+  layers: LayerSwitches,
+  checkExpectation: boolean,
+  /** Sent straight to the runner as this client's, not through HTTP (which has no address). */
+  client?: string,
+) {
   describe.skipIf(!bwrapPath)(label, () => {
     let app: App;
     let runner: SandboxRunner;
@@ -50,7 +59,8 @@ function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: b
     });
     afterAll(() => runner.close());
 
-    const run = async (body: unknown) => {
+    const run = async (body: { code: string; timeout?: number }) => {
+      if (client) return runner.run(body.code, body.timeout ?? 5_000, client);
       const response = await app.handle(runRequest(body));
       expect(response.status).toBe(200);
       return (await response.json()) as RunBody;
@@ -58,6 +68,8 @@ function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: b
 
     for (const payload of CORPUS) {
       test(payload.name, async () => {
+        // The client's sandbox waits for it: the payload runs there (kept.ts takes it first).
+        if (client) await keptFor(runner, client);
         const result = await run({
           code: payload.code(witnesses),
           timeout: payload.timeout ?? 2_000,
@@ -84,6 +96,15 @@ function corpusAgainst(label: string, layers: LayerSwitches, checkExpectation: b
       });
     }
   });
+}
+
+/** Clean runs of `client` until a sandbox is kept for it and waiting (two in a row get one). */
+async function keptFor(runner: SandboxRunner, client: string) {
+  for (let attempt = 0; runner.stats().kept === 0; attempt++) {
+    if (attempt > 20) throw new Error("no sandbox was kept for the client");
+    if (runner.stats().keptPreparing === 0) await runner.run("console.log(0)", 2_000, client);
+    else await Bun.sleep(10);
+  }
 }
 
 function expectOutcome(payload: Payload, result: RunBody) {
@@ -113,4 +134,10 @@ corpusAgainst(
   "static check off: runtime and kernel layers only",
   { ...ALL_LAYERS, static: false },
   false,
+);
+corpusAgainst(
+  "static check off, one client's runs (reusable sandboxes)",
+  { ...ALL_LAYERS, static: false },
+  false,
+  "one-client",
 );

@@ -5,6 +5,7 @@ import {
   rateLimits,
   type SharedStore,
   type TrustedProxies,
+  UNKNOWN_CLIENT,
 } from "@platform/server";
 import { problemDeclarations } from "@platform/server/openapi";
 import { Elysia } from "elysia";
@@ -37,11 +38,14 @@ export const run = (deps: RunDeps) => {
     new Elysia({ name: "run", prefix: PATH })
       .use(clientGuards(deps.trustedProxies))
       .use(rateLimits({ trusted: deps.trustedProxies }))
-      // The fairness limits key a client as the rate limit does (an IPv6 client by its /64).
+      // The fairness limits key a client as the rate limit does (an IPv6 client by its /64). A
+      // request without an address is nobody in particular: it shares the limits of the others
+      // like it, but never a sandbox kept for a client (kept.ts) or its cached verdicts.
       .post(
         "",
         async ({ body, clientIp }) => {
-          const result = await runCode(runner, body, rateLimitKey(clientIp));
+          const client = clientIp === UNKNOWN_CLIENT ? undefined : rateLimitKey(clientIp);
+          const result = await runCode(runner, body, client);
           deps.countOutcome?.(result);
           return result;
         },

@@ -19,7 +19,7 @@ export const DEFAULT_TIMEOUT_MS = RUN_TIMEOUT_MAX_MS;
 export async function runCode(
   runner: SandboxRunner,
   request: RunRequest,
-  client: string,
+  client: string | undefined,
 ): Promise<RunResult> {
   try {
     return await runner.run(request.code, request.timeout ?? DEFAULT_TIMEOUT_MS, client);
