@@ -63,7 +63,14 @@ async function measure(
   once: () => Promise<{ ok: boolean; ms: number }>,
   warmup = 10,
 ): Promise<Level> {
-  for (let i = 0; i < warmup; i++) await once();
+  // Warmed up at the level's own concurrency: a runner keeps as many sandboxes for a client as
+  // it runs at once (kept.ts), and the first runs at a new concurrency start them.
+  let warmed = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (warmed++ < warmup) await once();
+    }),
+  );
   const times: number[] = [];
   let failed = 0;
   let issued = 0;

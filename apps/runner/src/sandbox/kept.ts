@@ -129,10 +129,12 @@ export function createKeptSandboxes(options: {
       history.delete(client);
       history.set(client, { streak, at: now });
       if (history.size > HISTORY_SIZE) history.delete(history.keys().next().value ?? "");
-      // A client's first reusable sandbox, or one more while all its others are running
-      // programs (not one of them waiting, getting ready or starting).
+      // A client's first reusable sandbox, or one more: this run went to a single-use one, so
+      // when it was taken the client's own were all running programs (take waits for one that
+      // is getting ready), unless one was still starting.
       if (streak < 2 || own || closed || owned(client) >= options.perClient) return;
-      if (entries.some((entry) => entry.client === client) || !makeRoom()) return;
+      const starting = entries.some((e) => e.client === client && !e.idle && !e.rearming);
+      if (starting || !makeRoom()) return;
       const sandbox = options.start();
       const ready = sandbox.ready.then(
         () => true,
