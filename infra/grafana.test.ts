@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { benchMetrics } from "../apps/bench/src/metrics.ts";
 import { upstreamMetrics } from "../apps/gateway/src/modules/proxy/metrics.ts";
 import { runnerMetrics } from "../apps/runner/src/metrics.ts";
+import { unavailableRunner } from "../apps/runner/src/sandbox/runner.ts";
 import { createMetrics } from "../packages/server/src/index.ts";
 
 type Dashboard = { panels: { title: string; targets: { expr: string }[] }[] };
@@ -17,17 +18,9 @@ const dashboard = (await Bun.file(
 /** Every metric name the apps register, taken from a registry with all of them on it. */
 async function exported(): Promise<Set<string>> {
   const metrics = createMetrics("all");
-  const idle = {
-    stats: () => ({
-      ready: 0,
-      starting: 0,
-      running: 0,
-      queued: 0,
-      failuresInARow: 0,
-      checkersReplaced: 0,
-    }),
-  };
-  runnerMetrics(metrics, idle as never);
+  // A runner that runs nothing reports every statistic a real one does, all zero.
+  const layers = { static: true, lockdown: true, seccomp: true, namespaces: true, rlimits: true };
+  runnerMetrics(metrics, unavailableRunner(layers, "not started"));
   benchMetrics(metrics, { busy: false, waiting: 0 } as never);
   upstreamMetrics(metrics);
   const { admissionsMetrics } = await import("../apps/admissions/src/metrics.ts");
