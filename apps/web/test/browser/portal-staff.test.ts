@@ -260,9 +260,11 @@ describe.skipIf(!hasChromium)(
       // The radio group from the keyboard: Tab into it, arrows to "waiting list".
       await tabTo(page, byTestId("decision-offer"));
       // One arrow at a time, each waited for: the form re-renders on each choice (a conditional
-      // offer adds its field), and a second key pressed during that render was lost once in CI.
+      // offer adds its field), and a second key pressed during that render was lost in CI (twice,
+      // waiting only for the radio's own state): the next key waits for the field to be there.
       await page.keyboard.press("ArrowDown");
       await page.waitForSelector(`${byTestId("decision-conditional_offer")}:checked`);
+      await page.waitForSelector(byTestId("decision-conditions"));
       await page.keyboard.press("ArrowDown");
       await page.waitForSelector(`${byTestId("decision-waitlist")}:checked`, { timeout: 5_000 });
       expect(await page.isChecked(byTestId("decision-waitlist"))).toBe(true);
