@@ -35,12 +35,19 @@ async function reusableFor(runner: SandboxRunner, client: string) {
   await until(() => runner.stats().kept >= 1, "a kept sandbox");
 }
 
+/** Until no replacement is due or starting (one is scheduled on the turn after a run). */
+async function poolSettled(runner: SandboxRunner) {
+  await Bun.sleep(50);
+  await until(() => runner.stats().starting === 0, "the pool to settle");
+}
+
 /** Runs `code` for `client` and says whether a kept sandbox served it (no sandbox started). */
 async function runCounted(runner: SandboxRunner, code: string, client: string) {
+  await poolSettled(runner);
   const before = runner.stats().started;
   const result = await runner.run(code, 2_000, client);
   // A single-use sandbox taken is replaced at once (a reusable one is not).
-  await Bun.sleep(30);
+  await poolSettled(runner);
   return { result, reused: runner.stats().started === before };
 }
 

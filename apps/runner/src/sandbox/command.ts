@@ -36,11 +36,18 @@ export const INSIDE = { bun: "/bun", harness: "/runner", work: "/sandbox" } as c
 export const PROGRAM_FILE = "main.mjs";
 
 /**
- * Bun's allocator reserves a 1 GiB arena up front, inside which the address-space limit cannot
- * see allocations. The smallest reservation (one 32 MiB segment; none at all costs every
- * sandbox half a millisecond of CPU in extra mappings) is taken off the program's allowance.
+ * The sandbox's environment, nothing else. Bun's allocator reserves a 1 GiB arena up front,
+ * inside which the address-space limit cannot see allocations: the smallest reservation (one
+ * 32 MiB segment; none at all costs every sandbox half a millisecond of CPU in extra mappings) is
+ * taken off the program's allowance. JavaScriptCore's "warm-up" thread, which touches the pages
+ * of heap blocks ahead of a heap that is growing, is off: a sandbox's heaps are small and short
+ * lived, and the blocks it warmed were mostly never used (interleaved A/B of reusable sandboxes'
+ * workers, 300 each, four times: 5.3–5.9 against 6.5–6.8 ms of CPU a run; runner.md).
  */
-const CHILD_ENV = { MIMALLOC_ARENA_RESERVE: `${ARENA_RESERVE_MB}MiB` } as const;
+const CHILD_ENV = {
+  MIMALLOC_ARENA_RESERVE: `${ARENA_RESERVE_MB}MiB`,
+  BUN_JSC_useWarmUpMarkedBlocks: "false",
+} as const;
 
 const BUN_FLAGS = ["--disallow-code-generation-from-strings=strict", "--no-macros"];
 
