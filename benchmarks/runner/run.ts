@@ -181,7 +181,9 @@ const newClient = () => {
 };
 try {
   for (const concurrency of CONCURRENCY) {
-    print(await measure("runner (HTTP)", concurrency, RUNS, () => post(), 20));
+    // 50 warm-up runs: at a new concurrency the runner starts a sandbox for each run the client
+    // has going (kept.ts), one after another as runs find the others busy.
+    print(await measure("runner (HTTP)", concurrency, RUNS, () => post(), 50));
   }
   let programs = 0;
   const newProgram = () => `${PROGRAM} // ${++programs}`;
