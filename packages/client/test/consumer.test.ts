@@ -10,20 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 // Not a dependency of the package (that would go into its published manifest): read in place.
-import { freePort, waitForHttp } from "../../server/test/support/ports.ts";
+import { freePorts, waitForHttp } from "../../server/test/support/ports.ts";
 
 const clientDir = join(import.meta.dir, "..");
 const repo = join(clientDir, "../..");
 const scratch = mkdtempSync(join(tmpdir(), "platform-client-consumer-"));
 const procs: Subprocess[] = [];
-const ports = {
-  GATEWAY_PORT: await freePort(),
-  ADMISSIONS_PORT: await freePort(),
-  LEADERBOARD_PORT: await freePort(),
-  RUNNER_PORT: await freePort(),
-  BENCH_PORT: await freePort(),
-  WEB_PORT: await freePort(),
-};
+const APP_PORTS = [
+  "GATEWAY_PORT",
+  "ADMISSIONS_PORT",
+  "LEADERBOARD_PORT",
+  "RUNNER_PORT",
+  "BENCH_PORT",
+  "WEB_PORT",
+] as const;
+const free = await freePorts(APP_PORTS.length);
+const ports = Object.fromEntries(APP_PORTS.map((name, i) => [name, free[i] ?? 0])) as Record<
+  (typeof APP_PORTS)[number],
+  number
+>;
 const base = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
 
 async function run(cmd: string[], cwd: string) {

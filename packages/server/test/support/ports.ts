@@ -6,6 +6,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * `count` distinct free ports: each listener is held until all are taken, so the OS cannot hand
+ * the same port out twice, as it may to calls of `freePort` one after another (a whole stack on
+ * ports from such calls once had two apps on one port: CI, 2026-11-27).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const listeners = Array.from({ length: count }, () =>
+    Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } }),
+  );
+  const ports = listeners.map((listener) => listener.port);
+  for (const listener of listeners) listener.stop(true);
+  return ports;
+}
+
 /** Polls until something answers HTTP on `url`. */
 export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
