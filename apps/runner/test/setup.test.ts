@@ -1,11 +1,23 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { ConfigError, createLogger, memorySink, parseTrustedProxies } from "@platform/server";
 import { get, problemOf, testStore } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
 import { loadEnv } from "../src/env.ts";
+import {
+  CHECKER_FILE,
+  HARNESS_BUNDLE,
+  HARNESS_BYTECODE_FILE,
+  HARNESS_FILE,
+  SANDBOX_FILES_DIR,
+  SECCOMP_FILE,
+  SUPERVISOR_FILE,
+} from "../src/sandbox/harness.ts";
+import { KERNEL_FILE } from "../src/sandbox/protocol.ts";
 import { unavailableRunner } from "../src/sandbox/runner.ts";
 import { defaultLimits, parseAllowedMissing, prepareHost } from "../src/sandbox/setup.ts";
-import { ALL_LAYERS, FULL_KERNEL, runRequest } from "./support.ts";
+import { ALL_LAYERS, FULL_KERNEL, runRequest, testHarness } from "./support.ts";
 
 describe("configuration", () => {
   test("defaults: port 3003, 60 runs a minute, no missing layer allowed", () => {
@@ -98,5 +110,27 @@ describe("start-up with a kernel layer missing", () => {
     } finally {
       host.dispose();
     }
+  });
+});
+
+describe("the built harness (harness.ts)", () => {
+  test("the sandbox's folder holds the entry, the strict CommonJS harness, its bytecode and the supervisor; nothing else", async () => {
+    const dir = await testHarness();
+    const sandboxFiles = join(dir, SANDBOX_FILES_DIR);
+    expect(readdirSync(sandboxFiles).toSorted()).toEqual(
+      [HARNESS_FILE, HARNESS_BUNDLE, HARNESS_BYTECODE_FILE, SUPERVISOR_FILE].toSorted(),
+    );
+    // The installer, the filter and the checker stay beside it, never mounted.
+    for (const file of [KERNEL_FILE, SECCOMP_FILE, CHECKER_FILE]) {
+      expect(existsSync(join(dir, file))).toBe(true);
+    }
+    const [pragma, wrapper] = readFileSync(join(sandboxFiles, HARNESS_BUNDLE), "utf8").split("\n");
+    // Bun loads the bytecode only for a file that says it has some.
+    expect(pragma).toBe("// @bun @bytecode @bun-cjs");
+    // CommonJS is sloppy unless told: the harness's first statement makes it strict.
+    expect(wrapper).toStartWith(
+      '(function(exports, require, module, __filename, __dirname) {"use strict";',
+    );
+    expect(statSync(join(sandboxFiles, HARNESS_BYTECODE_FILE)).size).toBeGreaterThan(1024);
   });
 });

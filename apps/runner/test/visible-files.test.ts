@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { INSIDE, PROGRAM_FILE } from "../src/sandbox/command.ts";
-import { HARNESS_FILE, SUPERVISOR_FILE } from "../src/sandbox/harness.ts";
+import {
+  HARNESS_BUNDLE,
+  HARNESS_BYTECODE_FILE,
+  HARNESS_FILE,
+  SUPERVISOR_FILE,
+} from "../src/sandbox/harness.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
 import { bunLibraries, parseLdd } from "../src/sandbox/visible-files.ts";
 import {
@@ -24,7 +29,7 @@ import {
 const PROC_SUPER_MAGIC = 0x9fa0;
 const ABSENT = ["/usr", "/etc", "/bin", "/home", "/root", "/tmp", "/dev", "/var", "/sys"];
 
-type Paths = { fixed: Set<string>; libraries: Set<string>; reusableOnly: Set<string> };
+type Paths = { fixed: Set<string>; libraries: Set<string> };
 
 /** Every path the runner makes visible: its mounts, and the directories holding them. */
 function expectedPaths(): Paths {
@@ -34,6 +39,9 @@ function expectedPaths(): Paths {
     "/proc",
     INSIDE.harness,
     `${INSIDE.harness}/${HARNESS_FILE}`,
+    `${INSIDE.harness}/${HARNESS_BUNDLE}`,
+    `${INSIDE.harness}/${HARNESS_BYTECODE_FILE}`,
+    `${INSIDE.harness}/${SUPERVISOR_FILE}`,
     INSIDE.work,
     `${INSIDE.work}/${PROGRAM_FILE}`,
   ]);
@@ -41,7 +49,7 @@ function expectedPaths(): Paths {
   for (const { target } of testLibraries) {
     for (let path = target; path !== "/"; path = dirname(path)) libraries.add(path);
   }
-  return { fixed, libraries, reusableOnly: new Set([`${INSIDE.harness}/${SUPERVISOR_FILE}`]) };
+  return { fixed, libraries };
 }
 
 /** The doc's list: the table between the markers, one path per row, host-dependent ones marked. */
@@ -51,15 +59,13 @@ function documentedPaths(): Paths {
   if (!table) throw new Error("docs/security.md has no sandbox-files table");
   const fixed = new Set<string>();
   const libraries = new Set<string>();
-  const reusableOnly = new Set<string>();
   for (const row of table.split("\n")) {
     const path = /^\|\s*`([^`]+)`/.exec(row)?.[1];
     if (!path) continue;
     if (row.includes("found at start-up")) libraries.add(path);
-    else if (row.includes("reusable sandboxes only")) reusableOnly.add(path);
     else fixed.add(path);
   }
-  return { fixed, libraries, reusableOnly };
+  return { fixed, libraries };
 }
 
 /** Every path under `root` (a sandbox's root seen from outside), not into /proc, as inside. */
@@ -130,7 +136,7 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
     expect(report.paths).not.toContain("/etc");
   });
 
-  test("a reusable sandbox sees the same, and its supervisor (walked from outside)", async () => {
+  test("a reusable sandbox sees the same (walked from outside)", async () => {
     const reusable = await testRunner(ALL_LAYERS, { poolSize: 1 });
     try {
       // Two clean runs in a row get the client a reusable sandbox (kept.ts).
@@ -149,7 +155,7 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
       const expected = expectedPaths();
       // Its folder holds the program once it has run one; before that, it is empty.
       const seen = walkFromOutside(`/proc/${supervisor.pid}/root`);
-      const wanted = [...expected.fixed, ...expected.libraries, ...expected.reusableOnly];
+      const wanted = [...expected.fixed, ...expected.libraries];
       expect(seen.toSorted()).toEqual(
         wanted
           .filter((path) => seen.includes(path) || path !== `${INSIDE.work}/${PROGRAM_FILE}`)
@@ -164,7 +170,6 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
     const expected = expectedPaths();
     const documented = documentedPaths();
     expect([...documented.fixed].toSorted()).toEqual([...expected.fixed].toSorted());
-    expect([...documented.reusableOnly]).toEqual([...expected.reusableOnly]);
     // The doc gives the libraries of Debian 12 x86_64 with Bun 1.4.4; another host finds others.
     const documentedHost = testLibraries.some(
       ({ target }) => target === "/lib64/ld-linux-x86-64.so.2",

@@ -3,9 +3,9 @@
  * off and the harness as its entry file, inside bubblewrap when namespaces are on.
  */
 import { join } from "node:path";
-import { HARNESS_FILE, SECCOMP_FILE, SUPERVISOR_FILE } from "./harness.ts";
+import { HARNESS_FILE, SANDBOX_FILES_DIR, SECCOMP_FILE, SUPERVISOR_FILE } from "./harness.ts";
 import { ARENA_RESERVE_MB, type KernelLimits } from "./limits.ts";
-import type { ChildConfig } from "./protocol.ts";
+import { type ChildConfig, KERNEL_FILE } from "./protocol.ts";
 import { type LibraryBind, libraryBindArgs } from "./visible-files.ts";
 
 export type SandboxSpec = {
@@ -13,8 +13,8 @@ export type SandboxSpec = {
   /** Absolute path of bwrap; null runs Bun directly (no namespaces). */
   bwrapPath: string | null;
   /**
-   * The folder of the built harness (see harness.ts): its HARNESS_FILE is mounted, and in a
-   * reusable sandbox its SUPERVISOR_FILE.
+   * The folder of the built harness (see harness.ts): its SANDBOX_FILES_DIR is mounted as
+   * INSIDE.harness.
    */
   harnessDir: string;
   /** The shared libraries Bun links, found at start-up (visible-files.ts), bound read-only. */
@@ -70,7 +70,7 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
     JSON.stringify({
       entry,
       // Without bubblewrap, the child installs its filter itself.
-      seccomp: spec.seccomp && !spec.bwrapPath,
+      seccomp: spec.seccomp && !spec.bwrapPath ? join(spec.harnessDir, KERNEL_FILE) : null,
       lockdown: spec.lockdown,
       reuse: spec.reuse,
     } satisfies ChildConfig);
@@ -83,7 +83,7 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       cmd: [
         spec.bunPath,
         ...BUN_FLAGS,
-        join(spec.harnessDir, entry),
+        join(spec.harnessDir, SANDBOX_FILES_DIR, entry),
         config(join(workDir, PROGRAM_FILE)),
       ],
       env: { ...CHILD_ENV },
@@ -120,23 +120,16 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--new-session",
       "--clearenv",
       ...env,
-      // The file system is Bun, the libraries it links, the harness (and a reusable sandbox's
-      // supervisor) and the program, all read-only: docs/security.md lists every path, a test
-      // checks the list.
+      // The file system is Bun, the libraries it links, the harness's folder (one mount: each
+      // costs every sandbox) and the program, all read-only: docs/security.md lists every
+      // path, a test checks the list.
       "--ro-bind",
       spec.bunPath,
       INSIDE.bun,
       ...libraryBindArgs(spec.libraries),
       "--ro-bind",
-      join(spec.harnessDir, HARNESS_FILE),
-      `${INSIDE.harness}/${HARNESS_FILE}`,
-      ...(spec.reuse
-        ? [
-            "--ro-bind",
-            join(spec.harnessDir, SUPERVISOR_FILE),
-            `${INSIDE.harness}/${SUPERVISOR_FILE}`,
-          ]
-        : []),
+      join(spec.harnessDir, SANDBOX_FILES_DIR),
+      INSIDE.harness,
       "--ro-bind",
       workDir,
       INSIDE.work,
@@ -172,6 +165,7 @@ export function pathReplacements(spec: SandboxSpec, workDir: string): [string, s
     [join(workDir, PROGRAM_FILE), "main.ts"],
     [`${INSIDE.work}/${PROGRAM_FILE}`, "main.ts"],
     [workDir, "."],
+    [join(spec.harnessDir, SANDBOX_FILES_DIR), "<sandbox>"],
     [spec.harnessDir, "<sandbox>"],
     [INSIDE.harness, "<sandbox>"],
     [spec.bunPath, "bun"],

@@ -27,12 +27,30 @@ export const REUSABLE_EXITS: ReadonlySet<number> = new Set([0, 1]);
 /** A worker's exit code when its error could not be reported in full (no output count). */
 export const UNREPORTED_ERROR = 2;
 
+/**
+ * The folder of the built harness that a sandbox sees (as /runner): the files below, and
+ * nothing else of the runner's. The seccomp installer, the filter and the checker stay outside.
+ */
+export const SANDBOX_FILES_DIR = "sandbox";
 /** A reusable sandbox's main thread (child/supervisor.ts): it runs main.js in a worker per run. */
 export const SUPERVISOR_FILE = "supervisor.js";
-/** The harness (child/main.ts): a single-use sandbox's entry, and each worker of a reusable one. */
+/**
+ * The harness's entry: a single-use sandbox's, and each worker's of a reusable one. A one-line
+ * module that loads HARNESS_BUNDLE (Bun runs a CommonJS entry's exports through a check of its
+ * own that reads globals the lockdown has blocked).
+ */
 export const HARNESS_FILE = "main.js";
+/**
+ * The harness itself (child/main.ts) as CommonJS, with JavaScriptCore's bytecode for it beside
+ * it (HARNESS_BYTECODE_FILE): a sandbox loads it without parsing or compiling it.
+ */
+export const HARNESS_BUNDLE = "harness.js";
+export const HARNESS_BYTECODE_FILE = `${HARNESS_BUNDLE}.jsc`;
 
-/** The harness's seccomp installer (child/kernel.ts), built beside it, loaded only if needed. */
+/**
+ * The harness's seccomp installer (child/kernel.ts), built beside the sandbox's files, not
+ * among them: loaded only without bubblewrap (ChildConfig.seccomp), so never mounted.
+ */
 export const KERNEL_FILE = "kernel.js";
 
 /** Bun's refusal to require() a module with top-level await: the child imports it instead. */
@@ -42,8 +60,13 @@ export const ASYNC_MODULE_ERROR = "require() async module";
 export type ChildConfig = {
   /** The program's file, as the child sees it. */
   entry: string;
-  /** Install the seccomp filter itself: without bubblewrap, nobody else does. */
-  seccomp: boolean;
+  /**
+   * Without bubblewrap the child installs the seccomp filter itself, with this file
+   * (KERNEL_FILE, on the host); null when it must not (bubblewrap installs it, or it is off).
+   * A path from the runner: the harness is bundled, and a bundle's import.meta.dir and
+   * __dirname are the folder it was built from.
+   */
+  seccomp: string | null;
   lockdown: boolean;
   /**
    * A reusable sandbox (child/supervisor.ts runs each program in a worker of its own and starts

@@ -12,7 +12,6 @@
 import {
   ASYNC_MODULE_ERROR,
   type ChildConfig,
-  KERNEL_FILE,
   NO_MORE_RUNS,
   UNREPORTED_ERROR,
 } from "../protocol.ts";
@@ -38,7 +37,9 @@ const writeControl = control.write.bind(control);
 const flushControl = control.flush.bind(control);
 // The program is loaded with require, not import(): an import() starts Bun's thread pool, about
 // a millisecond of CPU per sandbox. A program with top-level await is then imported (see start).
-const requireFile = import.meta.require;
+// The global `require`, not import.meta.require: Bun builds no bytecode for a file that names
+// the latter (harness.ts).
+const requireFile = require;
 const waitForInput = prompt;
 const MAX_TEXT = 4096;
 /**
@@ -117,7 +118,7 @@ on("beforeExit", () => {
 let seccomp = process.argv[3] ?? "off";
 if (config.seccomp) {
   try {
-    const kernel: typeof import("./kernel.ts") = requireFile(`${import.meta.dir}/${KERNEL_FILE}`);
+    const kernel: typeof import("./kernel.ts") = requireFile(config.seccomp);
     kernel.installSeccomp(process.pid);
     seccomp = "on";
   } catch (error) {

@@ -11,13 +11,7 @@
  * Bun's own start-up and the first worker's are paid once per sandbox; each later worker costs
  * about half of Bun's start (runner.md, "Sandboxes reused by one client").
  */
-import {
-  type ChildConfig,
-  HARNESS_FILE,
-  KERNEL_FILE,
-  NO_MORE_RUNS,
-  REUSABLE_EXITS,
-} from "../protocol.ts";
+import { type ChildConfig, HARNESS_FILE, NO_MORE_RUNS, REUSABLE_EXITS } from "../protocol.ts";
 
 const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
 const control = Bun.stderr.writer();
@@ -36,9 +30,7 @@ function send(message: Record<string, unknown>): void {
 let seccomp = "off";
 if (config.seccomp) {
   try {
-    const kernel: typeof import("./kernel.ts") = import.meta.require(
-      `${import.meta.dir}/${KERNEL_FILE}`,
-    );
+    const kernel: typeof import("./kernel.ts") = import.meta.require(config.seccomp);
     kernel.installSeccomp(process.pid);
     seccomp = "on";
   } catch (error) {
@@ -48,7 +40,7 @@ if (config.seccomp) {
 
 const harness = `${import.meta.dir}/${HARNESS_FILE}`;
 // The workers do not install the filter: this thread did (or bubblewrap), and says how it went.
-const workerConfig = JSON.stringify({ ...config, seccomp: false } satisfies ChildConfig);
+const workerConfig = JSON.stringify({ ...config, seccomp: null } satisfies ChildConfig);
 
 function startWorker(): void {
   const worker = new Worker(harness, { argv: [workerConfig, seccomp] });
