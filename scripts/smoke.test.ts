@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { freePorts, waitForHttp } from "../packages/server/test/support/ports.ts";
+import { freeStackPorts, waitForHttp } from "../packages/server/test/support/ports.ts";
 
 const root = join(import.meta.dir, "..");
 const present = (app: string) => existsSync(join(root, "apps", app, "package.json"));
@@ -14,19 +14,7 @@ const enabled = process.env.SMOKE === "1";
 /** bubblewrap is there: the runner can run programs (else it answers 503 naming the fix). */
 const sandboxable = Bun.which("bwrap") !== null;
 
-const APP_PORTS = [
-  "GATEWAY_PORT",
-  "ADMISSIONS_PORT",
-  "LEADERBOARD_PORT",
-  "RUNNER_PORT",
-  "BENCH_PORT",
-  "WEB_PORT",
-] as const;
-const free = await freePorts(APP_PORTS.length);
-const ports = Object.fromEntries(APP_PORTS.map((name, i) => [name, free[i] ?? 0])) as Record<
-  (typeof APP_PORTS)[number],
-  number
->;
+const ports = await freeStackPorts();
 const base = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
 let stack: ReturnType<typeof Bun.spawn> | undefined;
 

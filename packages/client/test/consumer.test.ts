@@ -10,25 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 // Not a dependency of the package (that would go into its published manifest): read in place.
-import { freePorts, waitForHttp } from "../../server/test/support/ports.ts";
+import { freeStackPorts, waitForHttp } from "../../server/test/support/ports.ts";
 
 const clientDir = join(import.meta.dir, "..");
 const repo = join(clientDir, "../..");
 const scratch = mkdtempSync(join(tmpdir(), "platform-client-consumer-"));
 const procs: Subprocess[] = [];
-const APP_PORTS = [
-  "GATEWAY_PORT",
-  "ADMISSIONS_PORT",
-  "LEADERBOARD_PORT",
-  "RUNNER_PORT",
-  "BENCH_PORT",
-  "WEB_PORT",
-] as const;
-const free = await freePorts(APP_PORTS.length);
-const ports = Object.fromEntries(APP_PORTS.map((name, i) => [name, free[i] ?? 0])) as Record<
-  (typeof APP_PORTS)[number],
-  number
->;
+const ports = await freeStackPorts();
 const base = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
 
 async function run(cmd: string[], cwd: string) {

@@ -20,6 +20,25 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/** The port variables of the whole stack, as `bun run start` reads them. */
+export const STACK_PORTS = [
+  "GATEWAY_PORT",
+  "ADMISSIONS_PORT",
+  "LEADERBOARD_PORT",
+  "RUNNER_PORT",
+  "BENCH_PORT",
+  "WEB_PORT",
+] as const;
+
+/** A distinct free port for every app of the stack, by its variable's name. */
+export async function freeStackPorts(): Promise<Record<(typeof STACK_PORTS)[number], number>> {
+  const free = await freePorts(STACK_PORTS.length);
+  return Object.fromEntries(STACK_PORTS.map((name, i) => [name, free[i] ?? 0])) as Record<
+    (typeof STACK_PORTS)[number],
+    number
+  >;
+}
+
 /** Polls until something answers HTTP on `url`. */
 export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
