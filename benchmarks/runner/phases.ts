@@ -67,6 +67,22 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+/** Reads a sandbox's standard error one line (one control message) at a time. */
+function lineReader(stderr: ReadableStream<Uint8Array<ArrayBuffer>>): () => Promise<string> {
+  const lines = stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  return async () => {
+    while (!pending.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`sandbox ended early: ${pending}`);
+      pending += value;
+    }
+    const line = pending.slice(0, pending.indexOf("\n"));
+    pending = pending.slice(line.length + 1);
+    return line;
+  };
+}
+
 /** A plain process: spawn, read its output, wait for its exit. */
 function plain(name: string, cmd: string[]): Variant {
   return {
@@ -106,18 +122,7 @@ function harness(name: string, spec: SandboxSpec, { run: runs = true } = {}): Va
       for (const fd of filter) closeSync(fd);
       const infoFd = proc.stdio[INFO_FD];
       const pid = reportsPid && infoFd ? pidFromInfo(infoFd) : Promise.resolve(proc.pid);
-      const lines = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
-      let pending = "";
-      const nextLine = async () => {
-        while (!pending.includes("\n")) {
-          const { value, done } = await lines.read();
-          if (done) throw new Error(`sandbox ended early: ${pending}`);
-          pending += value;
-        }
-        const line = pending.slice(0, pending.indexOf("\n"));
-        pending = pending.slice(line.length + 1);
-        return line;
-      };
+      const nextLine = lineReader(proc.stderr);
       const readyMessage = parseControlLine(await nextLine());
       if (readyMessage?.t !== "ready") throw new Error("no ready message");
       const sandboxPid = await pid;
@@ -170,18 +175,8 @@ async function reusedRuns(spec: SandboxSpec, count: number) {
   const infoFd = proc.stdio[INFO_FD];
   if (!infoFd) throw new Error("no info descriptor");
   void new Response(proc.stdout).arrayBuffer(); // the output is not what is measured
-  const lines = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
-  const nextMessage = async () => {
-    while (!pending.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`sandbox ended early: ${pending}`);
-      pending += value;
-    }
-    const line = pending.slice(0, pending.indexOf("\n"));
-    pending = pending.slice(line.length + 1);
-    return parseControlLine(line);
-  };
+  const nextLine = lineReader(proc.stderr);
+  const nextMessage = async () => parseControlLine(await nextLine());
   const first = await nextMessage();
   if (first?.t !== "ready") throw new Error("no ready message");
   const sandboxPid = await pidFromInfo(infoFd);
