@@ -20,7 +20,7 @@ import {
   scopedFetch,
   startTracing,
 } from "../../packages/server/src/index.ts";
-import { freePort } from "../../packages/server/test/support/ports.ts";
+import { startCollector } from "./collector.ts";
 import { median } from "./wrk.ts";
 
 const { values } = parseArgs({
@@ -99,17 +99,8 @@ if (values.child !== undefined) {
   process.exit(0);
 }
 
-const sink = { spans: 0 };
-const collector = Bun.serve({
-  port: await freePort(),
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const text = await request.text();
-    for (let at = text.indexOf('"spanId"'); at !== -1; at = text.indexOf('"spanId"', at + 1))
-      sink.spans++;
-    return Response.json({});
-  },
-});
+const collector = await startCollector();
+const { sink } = collector;
 const variants = values.variants.split(",");
 const results = new Map<string, number[]>();
 console.log(
@@ -123,7 +114,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
         import.meta.path,
         `--child=${variant}`,
         `--requests=${requests}`,
-        `--sink=http://127.0.0.1:${collector.port}`,
+        `--sink=${collector.url}`,
       ],
       { stdout: "pipe", stderr: "inherit" },
     );
@@ -135,7 +126,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     results.set(variant, [...(results.get(variant) ?? []), usPerRequest]);
   }
 }
-collector.stop(true);
+collector.stop();
 const least = (variant: string) => Math.min(...(results.get(variant) ?? [Number.NaN]));
 const off = least(variants[0] ?? "off");
 console.log(`\n| variant | CPU µs/request (least) | median | added over ${variants[0]} |`);

@@ -28,6 +28,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
+import { startCollector } from "./collector.ts";
 import { median, type Result, wrk } from "./wrk.ts";
 
 const { values } = parseArgs({
@@ -88,22 +89,8 @@ function start(cwd: string, env: Record<string, string>, pin = false) {
   return child;
 }
 
-/** The collector stand-in: every export read whole and its spans counted, then 200. */
-const sink = { exports: 0, spans: 0, bytes: 0 };
-const SPAN_MARK = '"spanId"';
-const collector = Bun.serve({
-  port: await freePort(),
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const body = await request.text();
-    sink.exports++;
-    sink.bytes += body.length;
-    for (let at = body.indexOf(SPAN_MARK); at !== -1; at = body.indexOf(SPAN_MARK, at + 1)) {
-      sink.spans++;
-    }
-    return Response.json({});
-  },
-});
+const collector = await startCollector();
+const { sink } = collector;
 
 try {
   const appPort = await freePort();
@@ -167,7 +154,7 @@ try {
       },
     };
   };
-  const otlp = `http://127.0.0.1:${collector.port}`;
+  const otlp = collector.url;
   const variantSpecs: VariantSpec[] = [];
   const specs = values.variants.split(",");
   for (const [index, given] of specs.entries()) {
@@ -289,5 +276,5 @@ try {
   );
 } finally {
   cleanup();
-  collector.stop(true);
+  collector.stop();
 }

@@ -24,6 +24,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
+import { startCollector } from "./collector.ts";
 import { cpuMicros, median } from "./wrk.ts";
 
 const { values } = parseArgs({
@@ -61,18 +62,7 @@ function parseSpec(given: string, first: string): Spec {
   return { name, env, dir };
 }
 
-/** The collector stand-in: reads every export whole and counts its spans. */
-let spans = 0;
-const collector = Bun.serve({
-  port: await freePort(),
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const body = await request.text();
-    for (let at = body.indexOf('"spanId"'); at !== -1; at = body.indexOf('"spanId"', at + 1))
-      spans++;
-    return Response.json({});
-  },
-});
+const collector = await startCollector();
 const children: ReturnType<typeof Bun.spawn>[] = [];
 
 async function startGateway(spec: Spec, upstreamPort: number) {
@@ -85,7 +75,7 @@ async function startGateway(spec: Spec, upstreamPort: number) {
   };
   if (spec.env.GATEWAY_METRICS_PORT) env.GATEWAY_METRICS_PORT = String(await freePort());
   if (spec.env.OTEL_TRACES_SAMPLER_ARG) {
-    env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${collector.port}`;
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url;
     env.OTEL_TRACES_SAMPLER_ARG = spec.env.OTEL_TRACES_SAMPLER_ARG;
   }
   // Production-like: access logs on, written to /dev/null. taskset execs Bun: same pid.
@@ -165,9 +155,9 @@ try {
     );
   }
   console.log(
-    `\nCPU µs/req: the gateway's own CPU time per request (sharing its CPU with the others, so above what it takes alone); "vs ${base}": the median of each round's ratio to ${base}. Spans received: ${spans}. Load average at the end ${(await loadavg()).join(" ")}.`,
+    `\nCPU µs/req: the gateway's own CPU time per request (sharing its CPU with the others, so above what it takes alone); "vs ${base}": the median of each round's ratio to ${base}. Spans received: ${collector.sink.spans}. Load average at the end ${(await loadavg()).join(" ")}.`,
   );
 } finally {
   for (const child of children) child.kill("SIGTERM");
-  collector.stop(true);
+  collector.stop();
 }
