@@ -6,18 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { SUPERVISOR_FILE } from "../src/sandbox/harness.ts";
 import { applyLimits } from "../src/sandbox/limits.ts";
 import { REUSE_HEADROOM_BYTES, readmit } from "../src/sandbox/readiness.ts";
 import type { RunnerConfig, SandboxRunner } from "../src/sandbox/runner.ts";
 import { defaultLimits } from "../src/sandbox/setup.ts";
-import { ALL_LAYERS, bwrapPath, sandboxProcesses, testRunner } from "./support.ts";
-
-/** The Bun processes of reusable sandboxes now (bubblewrap's command line names the file too). */
-const supervisors = () =>
-  sandboxProcesses().filter(
-    ({ cmdline }) => cmdline.startsWith("/bun ") && cmdline.includes(SUPERVISOR_FILE),
-  );
+import { ALL_LAYERS, bwrapPath, reusableSandboxProcesses, testRunner } from "./support.ts";
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;
@@ -27,12 +20,18 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5_000) 
   }
 }
 
-/** Two clean runs get `client` a reusable sandbox; returns once it waits for the third. */
+/**
+ * Two clean runs get `client` a reusable sandbox; returns its process once it waits for the
+ * third (the tests that call this have no other reusable sandbox at the time).
+ */
 async function reusableFor(runner: SandboxRunner, client: string) {
   for (let i = 0; i < 2; i++) {
     expect((await runner.run("console.log(1)", 2_000, client)).error).toBeNull();
   }
   await until(() => runner.stats().kept >= 1, "a kept sandbox");
+  const [sandbox] = reusableSandboxProcesses();
+  if (!sandbox) throw new Error("no reusable sandbox");
+  return sandbox;
 }
 
 /** Until no replacement is due or starting (one is scheduled on the turn after a run). */
@@ -69,7 +68,7 @@ describe.skipIf(!bwrapPath)("a client that keeps coming back", () => {
 
   test("gets a reusable sandbox, and runs there one after another", async () => {
     await reusableFor(runner(), "alice");
-    expect(supervisors().length).toBe(1);
+    expect(reusableSandboxProcesses().length).toBe(1);
     for (let i = 0; i < 5; i++) {
       const { result, reused } = await runCounted(runner(), `console.log(${i} * 2)`, "alice");
       expect(result).toMatchObject({ output: `${i * 2}\n`, error: null, timedOut: false });
@@ -134,15 +133,13 @@ describe.skipIf(!bwrapPath)("another client never gets it", () => {
   const runner = withRunner();
 
   test("a second client's runs go to sandboxes of its own", async () => {
-    await reusableFor(runner(), "alice");
-    const [alice] = supervisors();
-    if (!alice) throw new Error("no reusable sandbox");
+    const alice = await reusableFor(runner(), "alice");
     const bob = await runCounted(runner(), "console.log('bob')", "bob");
     expect(bob).toMatchObject({ reused: false, result: { output: "bob\n" } });
     // Bob's own comes after his second clean run, and is not Alice's.
     await runner().run("console.log('bob')", 2_000, "bob");
-    await until(() => supervisors().length === 2, "bob's reusable sandbox");
-    expect(supervisors().map(({ pid }) => pid)).toContain(alice.pid);
+    await until(() => reusableSandboxProcesses().length === 2, "bob's reusable sandbox");
+    expect(reusableSandboxProcesses().map(({ pid }) => pid)).toContain(alice.pid);
     const again = await runCounted(runner(), "console.log('alice')", "alice");
     expect(again).toMatchObject({ reused: true, result: { output: "alice\n" } });
   });
@@ -171,12 +168,10 @@ describe.skipIf(!bwrapPath)("what ends a reusable sandbox", () => {
   ];
   for (const [name, code, timeout] of cases) {
     test(`${name}: the sandbox is stopped, not reused`, async () => {
-      await reusableFor(runner(), `client-${name}`);
-      const [sandbox] = supervisors();
-      if (!sandbox) throw new Error("no reusable sandbox");
+      const sandbox = await reusableFor(runner(), `client-${name}`);
       await runner().run(code, timeout ?? 2_000, `client-${name}`);
       await until(
-        () => !supervisors().some(({ pid }) => pid === sandbox.pid),
+        () => !reusableSandboxProcesses().some(({ pid }) => pid === sandbox.pid),
         "the sandbox to be stopped",
       );
       expect(runner().stats().kept).toBe(0);
@@ -184,17 +179,23 @@ describe.skipIf(!bwrapPath)("what ends a reusable sandbox", () => {
   }
 
   test("its last run (RUNNER_SANDBOX_RUNS)", async () => {
-    await reusableFor(runner(), "counted");
-    const [sandbox] = supervisors();
+    const sandbox = await reusableFor(runner(), "counted");
     // Its first run was the one after it started; four in all.
     for (let i = 0; i < 4; i++) await runner().run("console.log(1)", 2_000, "counted");
-    await until(() => !supervisors().some(({ pid }) => pid === sandbox?.pid), "its end");
+    await until(
+      () => !reusableSandboxProcesses().some(({ pid }) => pid === sandbox.pid),
+      "its end",
+    );
   });
 
   test("idle for RUNNER_SANDBOX_IDLE_MS", async () => {
     await reusableFor(runner(), "idle");
-    expect(supervisors().length).toBe(1);
-    await until(() => supervisors().length === 0, "the idle sandbox to be stopped", 4_000);
+    expect(reusableSandboxProcesses().length).toBe(1);
+    await until(
+      () => reusableSandboxProcesses().length === 0,
+      "the idle sandbox to be stopped",
+      4_000,
+    );
     expect(runner().stats().kept).toBe(0);
   });
 });
@@ -203,9 +204,7 @@ describe.skipIf(!bwrapPath)("a demoted run is demoted where it runs: the worker'
   const runner = withRunner();
 
   test("SCHED_IDLE on the thread running the program, during the run", async () => {
-    await reusableFor(runner(), "spinner");
-    const [sandbox] = supervisors();
-    if (!sandbox) throw new Error("no reusable sandbox");
+    const sandbox = await reusableFor(runner(), "spinner");
     // Several hundred ms of CPU, looked at while it runs: the worker's thread goes to policy 5,
     // SCHED_IDLE, once the run has used 10 ms.
     let done = false;

@@ -10,6 +10,7 @@ import { RUN_OUTPUT_MAX_BYTES } from "@platform/contracts";
 import { createLogger, type Metrics, memorySink, parseTrustedProxies } from "@platform/server";
 import { testStore } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
+import { INSIDE } from "../src/sandbox/command.ts";
 import {
   buildHarness,
   CHECKER_FILE,
@@ -217,6 +218,14 @@ export function sandboxProcesses(): { pid: number; cmdline: string }[] {
     .filter((p) => ours(p.pid) || (parents.get(p.pid) === 1 && p.started >= SELF_STARTED))
     .map(({ pid, cmdline }) => ({ pid, cmdline }));
 }
+
+/** The Bun processes of reusable sandboxes now (bubblewrap's own command line names the file too). */
+export const reusableSandboxProcesses = () =>
+  sandboxProcesses().filter(
+    ({ cmdline }) =>
+      cmdline.startsWith(`${INSIDE.bun} `) &&
+      cmdline.includes(`${INSIDE.harness}/${SUPERVISOR_FILE}`),
+  );
 
 /** Waits (briefly) for sandbox processes to be no more than `max`; returns what is left. */
 export async function settleProcesses(max: number, timeoutMs = 3_000) {

@@ -19,7 +19,7 @@ import {
   ALL_LAYERS,
   bwrapPath,
   NO_LAYERS,
-  sandboxProcesses,
+  reusableSandboxProcesses,
   TEST_ROOT,
   testHarness,
   testLibraries,
@@ -144,12 +144,7 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
       let supervisor: { pid: number } | undefined;
       for (let i = 0; i < 100 && !supervisor; i++) {
         await Bun.sleep(20);
-        // Bun inside (bubblewrap's own command line names the file too).
-        supervisor = sandboxProcesses().find(
-          ({ cmdline }) =>
-            cmdline.startsWith(`${INSIDE.bun} `) &&
-            cmdline.includes(`${INSIDE.harness}/${SUPERVISOR_FILE}`),
-        );
+        [supervisor] = reusableSandboxProcesses();
       }
       if (!supervisor) throw new Error("no reusable sandbox started");
       const expected = expectedPaths();
