@@ -18,6 +18,7 @@ import {
   SUPERVISOR_FILE,
 } from "../src/sandbox/harness.ts";
 import type { KernelLayers } from "../src/sandbox/layers.ts";
+import { procStatFields } from "../src/sandbox/processes.ts";
 import {
   createSandboxRunner,
   type LayerSwitches,
@@ -167,8 +168,7 @@ process.env[ENV_SECRET_NAME] = envSecret;
 /** Parent pid and start time (clock ticks since boot) of a process, from /proc/<pid>/stat. */
 function statOf(pid: string): { ppid: number; started: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = procStatFields(pid);
     return { ppid: Number(fields[1]), started: Number(fields[19]) };
   } catch {
     return null;

@@ -9,6 +9,16 @@ import { closeSync, readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { hostLibc } from "./host-libc.ts";
 
+/**
+ * The fields of /proc/<pid>/stat after the command's name (which may hold spaces or
+ * parentheses): the state, field 3 of proc(5), first, so field n is at index n - 3. Throws once
+ * the process is gone.
+ */
+export function procStatFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 const SIGKILL = 9;
 /** The lowest nice value, where SCHED_IDLE is refused. */
 const LOWEST_PRIORITY = 19;
@@ -145,8 +155,7 @@ function zombieChildren(): number[] {
       const pid = Number(child);
       if (!pid || spawned.has(pid)) continue;
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) zombies.push(pid);
+        if (procStatFields(pid)[0] === "Z") zombies.push(pid);
       } catch {
         // Reaped meanwhile.
       }

@@ -7,6 +7,7 @@
 import { closeSync, readFileSync } from "node:fs";
 import type { SandboxSpec } from "./command.ts";
 import { allowanceBytes, applyLimits, type KernelLimits, moveMemoryLimit } from "./limits.ts";
+import { procStatFields } from "./processes.ts";
 import type { ControlMessage } from "./protocol.ts";
 
 /**
@@ -102,9 +103,7 @@ const MS_PER_TICK = 10;
  * ms, and the address space it maps (the same figure as VmSize).
  */
 export function processUsage(pid: number): { cpuMs: number; mappedBytes: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // After the command's closing parenthesis: field 3 (state) onwards, so field n is at n - 3.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const fields = procStatFields(pid);
   return {
     cpuMs: (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK, // utime, stime
     mappedBytes: Number(fields[20]), // vsize

@@ -27,6 +27,7 @@ import {
   type KernelLayers,
 } from "./layers.ts";
 import type { KernelLimits } from "./limits.ts";
+import { procStatFields } from "./processes.ts";
 import { bunLibraries, type LibraryBind } from "./visible-files.ts";
 
 export function defaultLimits(memoryMb: number): KernelLimits {
@@ -83,8 +84,7 @@ const OWNER_FILE = "owner";
 /** "<pid> <start time in clock ticks since boot>", or null once the process is gone. */
 function processIdentity(pid: number): string | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return `${pid} ${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
+    return `${pid} ${procStatFields(pid)[19]}`;
   } catch {
     return null;
   }
