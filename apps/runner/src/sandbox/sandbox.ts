@@ -83,13 +83,6 @@ const KILL_GRACE_MS = 500;
 /** A run that has used this much CPU is demoted to SCHED_IDLE (processes.ts). */
 const DEMOTE_AFTER_CPU_MS = 10;
 
-type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
-const deferred = <T>(): Deferred<T> => {
-  let resolve: (value: T) => void = () => {};
-  const promise = new Promise<T>((settle) => (resolve = settle));
-  return { promise, resolve };
-};
-
 export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const id = Bun.randomUUIDv7().slice(-12);
   const workDir = join(workRoot, id);
@@ -143,16 +136,16 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
    * next worker's record.
    */
   type Heard = {
-    final: Deferred<FinalMessage>;
-    ended: Deferred<number>;
+    final: PromiseWithResolvers<FinalMessage>;
+    ended: PromiseWithResolvers<number>;
     endedCode?: number;
     lastWord?: FinalMessage;
     finalClipped: boolean;
     diagnostics: string;
   };
   const hearing = (): Heard => ({
-    final: deferred(),
-    ended: deferred(),
+    final: Promise.withResolvers<FinalMessage>(),
+    ended: Promise.withResolvers<number>(),
     finalClipped: false,
     diagnostics: "",
   });
