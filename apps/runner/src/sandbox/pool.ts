@@ -84,8 +84,9 @@ const MAX_BACKOFF_MS = 2_000;
 
 export function createPool(options: PoolOptions): Pool {
   const { size, workRoot, logger } = options;
-  // Reuse needs a spec that allows it (runner.ts) and more than one run per sandbox.
-  const reuse = options.spec.reuse && options.runsPerSandbox > 1;
+  // Whether sandboxes are reused at all is the runner's decision (the layers it needs, more
+  // than one run per sandbox), carried by the spec; the single-use pool's spec says no.
+  const reuse = options.spec.reuse;
   const spec = { ...options.spec, reuse: false };
   mkdirSync(workRoot, { recursive: true, mode: 0o711 });
   let started = 0;
