@@ -5,8 +5,8 @@ import type { Logger } from "./logger.ts";
 import { type Metrics, routeLabel } from "./metrics.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
 import { currentScope, requestIdFor } from "./request-scope.ts";
+import { endServerSpan } from "./span-records.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
-import { endServerSpan } from "./tracing.ts";
 
 export type PlatformOptions = {
   service: string;

@@ -65,6 +65,12 @@ export {
 export { currentScope, type RequestScope, runInScope } from "./request-scope.ts";
 export { exitOnStartupError, type ServeOptions, scopedFetch, serve } from "./serve.ts";
 export {
+  type ClientSpan,
+  endClientSpan,
+  errorType,
+  startClientSpan,
+} from "./span-records.ts";
+export {
   createStore,
   memoryStore,
   redisStore,
@@ -73,7 +79,6 @@ export {
   type WindowHit,
 } from "./store/index.ts";
 export {
-  errorType,
   injectTraceContext,
   recording,
   type Span,

@@ -1,5 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type Context, type ContextManager, ROOT_CONTEXT, type Span } from "@opentelemetry/api";
+import {
+  type Context,
+  type ContextManager,
+  ROOT_CONTEXT,
+  TraceFlags,
+  trace,
+} from "@opentelemetry/api";
 
 /**
  * What belongs to the request being served, wherever the code that runs for it sits: every log
@@ -9,15 +15,23 @@ import { type Context, type ContextManager, ROOT_CONTEXT, type Span } from "@ope
 export type RequestScope = {
   /** Absent only in a trace started outside any request (a background job's email). */
   readonly requestId?: string;
-  /** Present when tracing is on: the trace this request belongs to and its server span. */
+  /** Present when tracing is on: the trace this request belongs to and its server span's id. */
   readonly traceId?: string;
   readonly spanId?: string;
-  /** The server span, ended with the access-log line (http.ts); then removed. */
-  span?: Span;
-  /** An unsampled request's context for the next service (it has no span): trace-context.ts. */
+  /** The request's context for the next service, recorded or not: trace-context.ts. */
   readonly traceparent?: string;
-  /** OpenTelemetry's active context (the current span), when tracing: see scopeContextManager. */
-  readonly context?: Context;
+  /** Whether the request is recorded (its spans are made later: span-records.ts). */
+  readonly sampled?: boolean;
+  /** The caller's span id: the server span's parent. */
+  readonly parentSpanId?: string;
+  /** performance.now() when a recorded request came in, and when its server span ended. */
+  readonly start?: number;
+  end?: number;
+  /**
+   * OpenTelemetry's active context (the current span) when a child span set it, or for a
+   * recorded request once something asked for it (tracing.ts): see scopeContextManager.
+   */
+  context?: Context;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -33,8 +47,11 @@ export function newScope(fields: RequestScope): RequestScope {
     requestId: fields.requestId,
     traceId: fields.traceId,
     spanId: fields.spanId,
-    span: fields.span,
     traceparent: fields.traceparent,
+    sampled: fields.sampled ?? false,
+    parentSpanId: fields.parentSpanId,
+    start: fields.start ?? 0,
+    end: fields.end ?? 0,
     context: fields.context,
   };
 }
@@ -54,12 +71,30 @@ export const currentScope = (): RequestScope | undefined => storage.getStore();
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => storage.run(scope, work);
 
 /**
+ * The active context of a scope: the one a child span set, or for a recorded request its
+ * server span's (made from the request's ids on first use: most requests never need one).
+ */
+export function contextOf(scope: RequestScope): Context | undefined {
+  if (scope.context) return scope.context;
+  if (!scope.sampled || !scope.traceId || !scope.spanId) return undefined;
+  scope.context = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: scope.traceId,
+    spanId: scope.spanId,
+    traceFlags: TraceFlags.SAMPLED,
+  });
+  return scope.context;
+}
+
+/**
  * OpenTelemetry's context kept in the request's own scope: one AsyncLocalStorage for the request
  * id, the log fields and the active span, instead of a second one (context-async-hooks) beside
  * it. Entering a span's context copies the scope with that context; the ids stay the request's.
  */
 export const scopeContextManager: ContextManager = {
-  active: () => storage.getStore()?.context ?? ROOT_CONTEXT,
+  active: () => {
+    const scope = storage.getStore();
+    return (scope && contextOf(scope)) ?? ROOT_CONTEXT;
+  },
   with(context, fn, thisArg, ...args) {
     const scope = storage.getStore();
     return storage.run(newScope({ ...scope, context }), () => fn.call(thisArg, ...args));

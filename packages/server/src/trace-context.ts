@@ -1,8 +1,6 @@
 /**
- * W3C trace context for the requests tracing does not record. Sampling is decided before the
- * SDK sees a request: an unsampled one never becomes an SDK span (which cost several µs and,
- * mixed with recorded ones, slowed every request: benchmarks/gateway/instrumentation.ts), it
- * only gets ids, for its log lines and for the `traceparent` it passes on.
+ * W3C trace context without the SDK: every request, recorded or not, gets its ids here (for its
+ * log lines, the `traceparent` it passes on and, when recorded, its spans made later).
  */
 
 /** `version-traceid-parentid-flags`; later versions may append fields (W3C §3.2.4). */
@@ -50,6 +48,6 @@ export function newIds(traceId?: string): { traceId: string; spanId: string } {
   return { traceId: traceId ?? randomTraceId(), spanId: randomSpanId() };
 }
 
-/** The `traceparent` an unsampled request passes on: its own id as the parent, not sampled. */
-export const unsampledTraceparent = (ids: { traceId: string; spanId: string }) =>
-  `00-${ids.traceId}-${ids.spanId}-00`;
+/** The `traceparent` a request passes on: its own span as the parent, and the decision. */
+export const traceparentOf = (traceId: string, spanId: string, sampled: boolean) =>
+  `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`;

@@ -15,28 +15,25 @@ import {
   propagation,
   ROOT_CONTEXT,
   type Span,
-  SpanKind,
+  type SpanKind,
   SpanStatusCode,
   type TextMapPropagator,
+  TraceFlags,
   type Tracer,
   trace,
 } from "@opentelemetry/api";
 import type { TracingEnv } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import {
+  contextOf,
   currentScope,
   newScope,
-  type RequestScope,
   requestIdFor,
   runInScope,
   scopeContextManager,
 } from "./request-scope.ts";
-import {
-  parseTraceparent,
-  randomSpanId,
-  randomTraceId,
-  unsampledTraceparent,
-} from "./trace-context.ts";
+import { clearRecords, errorType, makeRecordedSpans, recordedIds } from "./span-records.ts";
+import { parseTraceparent, randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
 
@@ -45,6 +42,8 @@ type Provider = { forceFlush(): Promise<void>; shutdown(): Promise<void> };
 /** Set while tracing is on; every helper checks this first. */
 let tracer: Tracer | undefined;
 let provider: Provider | undefined;
+/** Makes the recorded requests' spans (span-records.ts) every second or so. */
+let recordTimer: ReturnType<typeof setInterval> | undefined;
 let propagator: TextMapPropagator<Headers> | undefined;
 /** Share of the traces starting here that are recorded (OTEL_TRACES_SAMPLER_ARG). */
 let sampleRatio = 1;
@@ -83,6 +82,8 @@ export async function startTracing(opts: {
     // Sampling is decided before a span is started (inRequestScope, withSpan): the SDK only
     // ever sees what is recorded.
     sampler: new sdk.AlwaysOnSampler(),
+    // Recorded requests' spans are made later with the ids they were given (span-records.ts).
+    idGenerator: recordedIds,
     spanProcessors: [
       new sdk.BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url }),
@@ -108,6 +109,12 @@ export async function startTracing(opts: {
   provider = next;
   sampleRatio = ratio;
   tracer = next.getTracer("@platform/server");
+  const made = tracer;
+  recordTimer = setInterval(
+    () => makeRecordedSpans(made),
+    Math.min(1_000, opts.env.OTEL_BSP_SCHEDULE_DELAY),
+  );
+  recordTimer.unref();
   opts.logger.info("tracing on", { endpoint: url, sampleRatio: ratio, service: opts.service });
   return true;
 }
@@ -115,6 +122,9 @@ export async function startTracing(opts: {
 /** Exports what is buffered and unregisters everything (shutdown, and tests). */
 export async function stopTracing(): Promise<void> {
   const stopping = provider;
+  if (tracer) makeRecordedSpans(tracer);
+  clearInterval(recordTimer);
+  clearRecords();
   sampleRatio = 1;
   tracer = undefined;
   provider = undefined;
@@ -127,20 +137,9 @@ export async function stopTracing(): Promise<void> {
   diag.disable();
 }
 
-const headerGetter = {
-  get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
-  keys: (headers: Headers) => [...headers.keys()],
-};
 const headerSetter = {
   set: (headers: Headers, key: string, value: string) => headers.set(key, value),
 };
-
-/** Path without the query string, which can hold tokens. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const query = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
-}
 
 /**
  * Liveness and readiness probes are not traced: asked every few seconds by the orchestrator and
@@ -150,74 +149,39 @@ const PROBE = /^https?:\/\/[^/]+\/(health\/(live|ready)|gateway\/(live|health))\
 const isProbe = (url: string) => PROBE.test(url);
 
 /**
- * Serves one request inside its scope: the request id for the logs and, with tracing on, a
- * server span that continues the caller's `traceparent` and is the parent of everything the
- * request does. The span is ended with the access-log line (`endServerSpan`).
+ * Serves one request inside its scope: the request id for the logs and, with tracing on, the
+ * trace context it continues (the caller's `traceparent`) or starts, and whether it is recorded.
  *
- * The unsampled path (99 % of requests at the default ratio) is the one that must cost nothing:
- * it reads the caller's `traceparent` once, draws ids from a pool and never enters the SDK. The
- * sampled path is a function of its own, so its rare runs do not disturb what the JIT learnt
- * from the common one.
+ * Every request takes the same path here, recorded or not: ids drawn from a pool, one
+ * `traceparent` string for the next service, no SDK call. A recorded request's server span is
+ * made later from what `endServerSpan` records (span-records.ts says why).
  */
 export function inRequestScope<T>(request: Request, handle: () => T): T {
   const requestId = requestIdFor(request);
-  if (!tracer || !propagator || isProbe(request.url)) {
-    return runInScope(newScope({ requestId }), handle);
-  }
+  if (!tracer || isProbe(request.url)) return runInScope(newScope({ requestId }), handle);
   // The caller's decision is kept, so a trace is recorded whole across the services or not at
   // all (ParentBased); a trace that starts here is recorded with probability
-  // OTEL_TRACES_SAMPLER_ARG (as TraceIdRatioBased would, decided by Math.random: the trace id is
-  // not drawn yet).
+  // OTEL_TRACES_SAMPLER_ARG (as TraceIdRatioBased would, decided by Math.random).
   const caller = parseTraceparent(request.headers.get("traceparent"));
-  if (caller ? caller.sampled : Math.random() < sampleRatio) {
-    return runInScope(sampledScope(tracer, propagator, request, requestId), handle);
-  }
-  const ids = { traceId: caller?.traceId ?? randomTraceId(), spanId: randomSpanId() };
-  const traceparent = unsampledTraceparent(ids);
-  return runInScope(newScope({ requestId, ...ids, traceparent }), handle);
-}
-
-/** A recorded request's scope: its server span, under the caller's context. */
-function sampledScope(
-  tracer: Tracer,
-  propagator: TextMapPropagator<Headers>,
-  request: Request,
-  requestId: string,
-): RequestScope {
-  const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
-  const span = tracer.startSpan(
-    request.method,
-    {
-      kind: SpanKind.SERVER,
-      attributes: { "http.request.method": request.method, "url.path": pathOf(request.url) },
-    },
-    parent,
+  const sampled = caller ? caller.sampled : Math.random() < sampleRatio;
+  const traceId = caller?.traceId ?? randomTraceId();
+  const spanId = randomSpanId();
+  return runInScope(
+    newScope({
+      requestId,
+      traceId,
+      spanId,
+      traceparent: traceparentOf(traceId, spanId, sampled),
+      sampled,
+      parentSpanId: caller?.spanId,
+      start: sampled ? performance.now() : 0,
+    }),
+    handle,
   );
-  const { traceId, spanId } = span.spanContext();
-  return newScope({ requestId, traceId, spanId, span, context: trace.setSpan(parent, span) });
 }
 
-/** Names the request's server span after its templated route and ends it, once. */
-export function endServerSpan(
-  scope: RequestScope | undefined,
-  request: Request,
-  route: string | undefined,
-  status: number | string | undefined,
-): void {
-  const span = scope?.span;
-  if (!span || !scope) return;
-  scope.span = undefined;
-  if (route) {
-    span.updateName(`${request.method} ${route}`);
-    span.setAttribute("http.route", route);
-  }
-  // Elysia's status is a number except when a handler set it by name ("Not Found").
-  if (typeof status === "number") {
-    span.setAttribute("http.response.status_code", status);
-    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-  }
-  span.end();
-}
+const isSampled = (context: Context) =>
+  ((trace.getSpanContext(context)?.traceFlags ?? 0) & TraceFlags.SAMPLED) !== 0;
 
 export type SpanOptions = {
   kind?: SpanKind;
@@ -240,9 +204,9 @@ export function withSpan<T>(
   if (!tracer) return work(undefined);
   // With tracing on, the active context lives in the request's scope (scopeContextManager).
   const scope = currentScope();
-  const active = scope?.context;
+  const active = scope && contextOf(scope);
   if (active) {
-    return trace.getSpan(active)?.isRecording()
+    return isSampled(active)
       ? inSpan(tracer.startSpan(name, options, active), active, work)
       : work(undefined);
   }
@@ -256,8 +220,9 @@ export function withSpan<T>(
  * hot path check it before building a span's name and attributes for nothing.
  */
 export function recording(): boolean {
-  const active = tracer && currentScope()?.context;
-  return active ? trace.getSpan(active)?.isRecording() === true : false;
+  const scope = tracer && currentScope();
+  const active = scope && contextOf(scope);
+  return active ? isSampled(active) : false;
 }
 
 async function inSpan<T>(
@@ -276,16 +241,6 @@ async function inSpan<T>(
   }
 }
 
-/** An error's code (ECONNREFUSED, 23505) or class name: what failed, without the message. */
-export function errorType(error: unknown): string {
-  if (error && typeof error === "object") {
-    const { code, errno } = error as { code?: unknown; errno?: unknown };
-    if (typeof errno === "string" && /^[0-9A-Z]{5}$/.test(errno)) return errno;
-    if (typeof code === "string") return code;
-  }
-  return error instanceof Error ? error.name : "unknown";
-}
-
 /**
  * Writes the current trace context (`traceparent`, `tracestate`) into outgoing headers, so the
  * next service's spans join this trace. Without tracing the headers are left as they are: a
@@ -294,9 +249,9 @@ export function errorType(error: unknown): string {
 export function injectTraceContext(headers: Headers, from?: Context): void {
   if (!propagator) return;
   const scope = currentScope();
-  const active = from ?? scope?.context ?? ROOT_CONTEXT;
-  // Unsampled: the request's own id as the parent, not sampled, so the next service keeps the
+  const active = from ?? scope?.context;
+  // The request's own span as the parent, sampled or not, so the next service keeps the
   // decision; the caller's tracestate, if any, travels in the headers the gateway forwards.
-  if (scope?.traceparent && !trace.getSpan(active)) headers.set("traceparent", scope.traceparent);
-  else propagator.inject(active, headers, headerSetter);
+  if (!active && scope?.traceparent) headers.set("traceparent", scope.traceparent);
+  else propagator.inject(active ?? ROOT_CONTEXT, headers, headerSetter);
 }

@@ -1,6 +1,6 @@
 /** The `traceparent` reading that decides, before the SDK, whether a request is recorded. */
 import { describe, expect, test } from "bun:test";
-import { newIds, parseTraceparent, unsampledTraceparent } from "../src/trace-context.ts";
+import { newIds, parseTraceparent, traceparentOf } from "../src/trace-context.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
@@ -34,15 +34,22 @@ describe("parseTraceparent", () => {
   });
 });
 
-test("ids are fresh hex, and an unsampled request passes on its own id, not sampled", () => {
+test("ids are fresh hex, and a request passes on its own id with its sampling decision", () => {
   const a = newIds();
   const b = newIds(TRACE);
   expect(a.traceId).toMatch(/^[0-9a-f]{32}$/);
   expect(a.spanId).toMatch(/^[0-9a-f]{16}$/);
   expect(b.traceId).toBe(TRACE);
   expect(b.spanId).not.toBe(a.spanId);
-  expect(unsampledTraceparent(b)).toBe(`00-${TRACE}-${b.spanId}-00`);
-  expect(parseTraceparent(unsampledTraceparent(b))).toEqual({ ...b, sampled: false });
+  expect(traceparentOf(b.traceId, b.spanId, false)).toBe(`00-${TRACE}-${b.spanId}-00`);
+  expect(parseTraceparent(traceparentOf(b.traceId, b.spanId, false))).toEqual({
+    ...b,
+    sampled: false,
+  });
+  expect(parseTraceparent(traceparentOf(b.traceId, b.spanId, true))).toEqual({
+    ...b,
+    sampled: true,
+  });
 });
 
 test("ids stay well-formed and distinct across many refills of the random pool", () => {

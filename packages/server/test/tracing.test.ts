@@ -109,6 +109,7 @@ describe("tracing on", async () => {
   test("a request continues the caller's trace: server span, child span, ids in every log line", async () => {
     await send("/items/42?token=abc", {
       traceparent: traceparent("01"),
+      tracestate: "vendor=kept",
       "x-request-id": "req-on-1",
     });
     await send("/broken", { traceparent: traceparent("01"), "x-request-id": "req-on-2" });
@@ -143,6 +144,12 @@ describe("tracing on", async () => {
       kind: 1,
       attributes: { "item.kind": "test" },
     });
+    // The server span is made after the request from the times it recorded: it still spans
+    // its child, and carries the caller's tracestate.
+    expect(server?.traceState).toBe("vendor=kept");
+    expect(server && child && server.startMs <= child.startMs).toBe(true);
+    expect(server && child && child.endMs <= server.endMs).toBe(true);
+    expect(server && Date.now() - server.startMs).toBeLessThan(60_000);
 
     const lines = linesOf("req-on-1");
     expect(lines.map((line) => line.msg)).toEqual(["deep inside", "request"]);

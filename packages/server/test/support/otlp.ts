@@ -18,6 +18,11 @@ export type ReceivedSpan = {
   attributes: Record<string, AttributeValue>;
   /** 0 unset, 1 ok, 2 error. */
   status: number;
+  /** Start and end, in ms since the epoch (OTLP sends ns: ordering and durations need no more). */
+  startMs: number;
+  endMs: number;
+  /** The W3C tracestate the span carries, when any. */
+  traceState?: string;
 };
 
 type OtlpValue = {
@@ -40,6 +45,9 @@ type OtlpExport = {
         kind: number;
         attributes?: OtlpAttribute[];
         status?: { code?: number };
+        startTimeUnixNano: string;
+        endTimeUnixNano: string;
+        traceState?: string;
       }[];
     }[];
   }[];
@@ -81,6 +89,9 @@ export async function startOtlpReceiver() {
               kind: span.kind,
               attributes: attributesOf(span.attributes),
               status: span.status?.code ?? 0,
+              startMs: Number(BigInt(span.startTimeUnixNano) / 1000n) / 1000,
+              endMs: Number(BigInt(span.endTimeUnixNano) / 1000n) / 1000,
+              ...(span.traceState ? { traceState: span.traceState } : {}),
             });
           }
         }

@@ -1,11 +1,4 @@
-import {
-  HttpProblem,
-  injectTraceContext,
-  recording,
-  type Span,
-  SpanKind,
-  withSpan,
-} from "@platform/server";
+import { endClientSpan, HttpProblem, injectTraceContext, startClientSpan } from "@platform/server";
 import { eject, type Pool, pick, type Replica } from "../balancer/service.ts";
 import { outgoingBody } from "./body.ts";
 import { type ForwardedFor, toClientResponseHeaders, toUpstreamRequestHeaders } from "./headers.ts";
@@ -47,49 +40,32 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * One attempt on one replica, counted as outstanding until its response headers are back. The
- * request's trace context goes upstream in `traceparent` (an unsampled request's says so).
+ * One attempt on one replica, counted as outstanding until its response headers are back. In a
+ * recorded request it is a client span (made later, like the server span: span-records.ts in
+ * packages/server), named as the upstream's parent in `traceparent`; otherwise the request's own
+ * context goes upstream (an unsampled request's says so, and with tracing off a client's own
+ * `traceparent` goes through untouched).
  */
-async function attempt(
-  replica: Replica,
-  url: string,
-  init: BunFetchRequestInit & { headers: Headers },
-  span?: Span,
-): Promise<Response> {
-  injectTraceContext(init.headers);
-  replica.outstanding++;
-  try {
-    const response = await fetch(url, init);
-    span?.setAttribute("http.response.status_code", response.status);
-    return response;
-  } finally {
-    replica.outstanding--;
-  }
-}
-
-/**
- * Sends one attempt. In a recorded request it is a client span, whose context goes upstream, so
- * the app's spans sit under it; otherwise (tracing off, or the request not sampled) no span, no
- * attributes and no closure are made; with tracing off a client's own `traceparent` goes
- * through untouched.
- */
-function send(
+async function send(
   replica: Replica,
   path: string,
   init: BunFetchRequestInit & { headers: Headers },
 ): Promise<Response> {
   const url = replica.origin + path;
-  if (!recording()) return attempt(replica, url, init);
-  const method = init.method ?? "GET";
-  return withSpan(
-    method,
-    {
-      kind: SpanKind.CLIENT,
-      // The query string is left out: it can carry tokens.
-      attributes: { "http.request.method": method, "url.full": url.split("?")[0] ?? url },
-    },
-    (span) => attempt(replica, url, init, span),
-  );
+  const span = startClientSpan(init.method ?? "GET", url);
+  if (span) init.headers.set("traceparent", span.traceparent);
+  else injectTraceContext(init.headers);
+  replica.outstanding++;
+  try {
+    const response = await fetch(url, init);
+    if (span) endClientSpan(span, { status: response.status });
+    return response;
+  } catch (error) {
+    if (span) endClientSpan(span, { error });
+    throw error;
+  } finally {
+    replica.outstanding--;
+  }
 }
 
 /**
