@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
 import { startCollector } from "./collector.ts";
-import { median, type Result, wrk } from "./wrk.ts";
+import { assertOwnCode, median, type Result, wrk } from "./wrk.ts";
 
 const { values } = parseArgs({
   options: {
@@ -165,6 +165,7 @@ try {
     const [what = "", ratio = "1", delay] = spec.split(":");
     if (what === "before") {
       // Another checkout's gateway as it is (`--variants before:/path/to/checkout,...`).
+      assertOwnCode(ratio);
       variantSpecs.push({ name: `before (${ratio})`, env: {}, dir: ratio });
       continue;
     }

@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
 import { startCollector } from "./collector.ts";
-import { cpuMicros, median } from "./wrk.ts";
+import { assertOwnCode, cpuMicros, median } from "./wrk.ts";
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +59,7 @@ function parseSpec(given: string, first: string): Spec {
   if (metrics) env.GATEWAY_METRICS_PORT = "metrics";
   if (tracing) env.OTEL_TRACES_SAMPLER_ARG = ratio;
   const name = given === "again" ? `${first} (again)` : given;
+  assertOwnCode(dir);
   return { name, env, dir };
 }
 

@@ -2,6 +2,22 @@
 
 export type Result = { rps: number; p50: number; p99: number; cpuUsPerRequest?: number };
 
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Throws unless another checkout's gateway would run that checkout's own shared code. A copy
+ * whose node_modules folders are links to this checkout's resolves `@platform/server` here, so
+ * its gateway would silently be this one (a mistake that once made five different variants
+ * measure the same code).
+ */
+export function assertOwnCode(checkout: string): void {
+  const server = realpathSync(join(checkout, "apps/gateway/node_modules/@platform/server"));
+  if (!server.startsWith(`${realpathSync(checkout)}/`)) {
+    throw new Error(`${checkout}'s gateway resolves @platform/server to ${server}, not its own`);
+  }
+}
+
 /** utime + stime of a process, in microseconds. */
 export async function cpuMicros(pid: number): Promise<number> {
   const stat = await Bun.file(`/proc/${pid}/stat`).text();
