@@ -33,13 +33,14 @@ export {
 export {
   Counter,
   createMetrics,
+  DURATION_BUCKETS,
   Gauge,
   Histogram,
   type Metrics,
   routeLabel,
   serveMetrics,
 } from "./metrics.ts";
-export { ObservationQueue } from "./observation-queue.ts";
+export { ObservationQueue, type Tallied, TalliedHistogram } from "./observation-queue.ts";
 export {
   HttpProblem,
   invalidField,

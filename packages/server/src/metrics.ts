@@ -5,17 +5,22 @@
  * registry. They are served on a port of their own (`serveMetrics`), never beside the API, so
  * no public route — the gateway's least of all — can expose them.
  */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Registry } from "prom-client";
 import type { Logger } from "./logger.ts";
-import { ObservationQueue } from "./observation-queue.ts";
+import { ObservationQueue, TalliedHistogram } from "./observation-queue.ts";
 
 /** Apps make their own metrics with these, on their Metrics' registry (one prom-client). */
 export { Counter, Gauge, Histogram } from "prom-client";
 
+/** Every histogram's buckets: from a cached read (1 ms) to a benchmark run (tens of seconds). */
+export const DURATION_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+] as const;
+
 export type Metrics = {
   registry: Registry;
   requests: Counter<"method" | "route" | "status">;
-  duration: Histogram<"method" | "route">;
+  duration: TalliedHistogram<"method" | "route">;
   problems: Counter<"code" | "route">;
   /**
    * Counts one answered request in `requests` and `duration`: queued, given to prom-client in
@@ -28,10 +33,10 @@ export function createMetrics(service: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
-  const answered = new ObservationQueue((method, route, status, seconds) => {
-    requests.inc({ method, route, status });
-    duration.observe({ method, route }, seconds);
-  });
+  const answered = new ObservationQueue((method, route, status, tallied) => {
+    requests.inc({ method, route, status }, tallied.count);
+    duration.observeTallied(`${method} ${route}`, { method, route }, tallied);
+  }, DURATION_BUCKETS);
   // prom-client calls `collect` before it reads a metric (a scrape, or a test's `get()`).
   const collect = () => answered.flush();
   const requests = new Counter({
@@ -41,12 +46,11 @@ export function createMetrics(service: string): Metrics {
     registers: [registry],
     collect,
   });
-  const duration = new Histogram({
+  const duration = new TalliedHistogram({
     name: "http_request_duration_seconds",
     help: "Time to the response, by method and templated route.",
     labelNames: ["method", "route"] as const,
-    // From a cached read (1 ms) to a benchmark run (tens of seconds).
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    buckets: [...DURATION_BUCKETS],
     registers: [registry],
     collect,
   });

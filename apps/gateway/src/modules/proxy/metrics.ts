@@ -1,9 +1,15 @@
 /** Per-upstream latency and failures, beside the request metrics every app has. */
-import { Counter, Histogram, type Metrics, ObservationQueue } from "@platform/server";
+import {
+  Counter,
+  DURATION_BUCKETS,
+  type Metrics,
+  ObservationQueue,
+  TalliedHistogram,
+} from "@platform/server";
 
 export type UpstreamMetrics = {
   /** Time to the upstream's response headers, by upstream and status. */
-  latency: Histogram<"upstream" | "status">;
+  latency: TalliedHistogram<"upstream" | "status">;
   /** Failed attempts, by upstream and kind (refused, reset, timeout, client gone, other). */
   failures: Counter<"upstream" | "kind">;
   /** One attempt's time to its response headers: queued, like the request metrics. */
@@ -14,14 +20,16 @@ export function upstreamMetrics(metrics: Metrics): UpstreamMetrics {
   const registers = [metrics.registry];
   // Every proxied request has one or more of these: queued and given to prom-client in bulk
   // and before every scrape (packages/server's observation-queue.ts says why).
-  const latencies = new ObservationQueue((upstream, status, _, seconds) =>
-    latency.observe({ upstream, status }, seconds),
+  const latencies = new ObservationQueue(
+    (upstream, status, _, tallied) =>
+      latency.observeTallied(`${upstream} ${status}`, { upstream, status }, tallied),
+    DURATION_BUCKETS,
   );
-  const latency = new Histogram({
+  const latency = new TalliedHistogram({
     name: "gateway_upstream_duration_seconds",
     help: "Time to an upstream's response headers, by upstream and status.",
     labelNames: ["upstream", "status"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    buckets: [...DURATION_BUCKETS],
     registers,
     collect: () => latencies.flush(),
   });
