@@ -59,9 +59,15 @@ export class ObservationQueue {
       const third = thirds[at] ?? "";
       const value = values[at] ?? 0;
       let bySecond = groups.get(first);
-      if (!bySecond) groups.set(first, (bySecond = new Map()));
+      if (!bySecond) {
+        bySecond = new Map();
+        groups.set(first, bySecond);
+      }
       let byThird = bySecond.get(second);
-      if (!byThird) bySecond.set(second, (byThird = new Map()));
+      if (!byThird) {
+        byThird = new Map();
+        bySecond.set(second, byThird);
+      }
       let group = byThird.get(third);
       if (!group) {
         group = { first, second, third, count: 0, sum: 0, buckets: bounds.map(() => 0) };
