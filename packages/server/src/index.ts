@@ -81,7 +81,6 @@ export {
 } from "./store/index.ts";
 export {
   injectTraceContext,
-  recording,
   type Span,
   SpanKind,
   type SpanOptions,

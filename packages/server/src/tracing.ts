@@ -215,16 +215,6 @@ export function withSpan<T>(
   return inSpan(tracer.startSpan(name, options, ROOT_CONTEXT), ROOT_CONTEXT, work);
 }
 
-/**
- * Whether the current request is being recorded, so `withSpan` would make a span: callers on a
- * hot path check it before building a span's name and attributes for nothing.
- */
-export function recording(): boolean {
-  const scope = tracer && currentScope();
-  const active = scope && contextOf(scope);
-  return active ? isSampled(active) : false;
-}
-
 async function inSpan<T>(
   span: Span,
   parent: Context,
