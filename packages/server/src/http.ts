@@ -4,7 +4,7 @@ import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
 import { type Metrics, routeLabel } from "./metrics.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
-import { currentScope, requestIdFor } from "./request-scope.ts";
+import { currentScope, pathOf, requestIdFor } from "./request-scope.ts";
 import { endServerSpan } from "./span-records.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
 
@@ -182,11 +182,4 @@ export function platform(opts: PlatformOptions) {
         if (problem) throw problem;
       })
   );
-}
-
-/** Path without the query string: queries can carry tokens and do not belong in logs. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const query = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
 }

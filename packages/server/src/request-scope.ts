@@ -64,6 +64,13 @@ export function requestIdFor(request: Request): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
 }
 
+/** Path without the query string: queries can carry tokens, so logs and spans never hold them. */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const query = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
+}
+
 /** The request being served, if the caller runs on behalf of one. */
 export const currentScope = (): RequestScope | undefined => storage.getStore();
 

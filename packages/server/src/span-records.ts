@@ -22,7 +22,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { IdGenerator } from "@opentelemetry/sdk-trace";
-import { currentScope, type RequestScope } from "./request-scope.ts";
+import { currentScope, pathOf, type RequestScope } from "./request-scope.ts";
 import { randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
 
 export type SpanRecord = {
@@ -58,6 +58,7 @@ export const addRecord = (record: SpanRecord): void => {
 
 /** Makes every pending record into an SDK span, which the span processor then exports. */
 export function makeRecordedSpans(tracer: Tracer): void {
+  if (pending.length === 0) return;
   const batch = pending.splice(0, pending.length);
   try {
     for (const record of batch) {
@@ -91,13 +92,6 @@ function parentContext(record: SpanRecord): Context {
     isRemote: record.kind === SpanKind.SERVER,
     ...(record.traceState ? { traceState: createTraceState(record.traceState) } : {}),
   });
-}
-
-/** Path without the query string, which can hold tokens. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const query = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
 }
 
 /** Records a recorded request's server span, named after its templated route, once. */
