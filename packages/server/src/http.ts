@@ -99,6 +99,17 @@ export function toProblem(code: string | number, error: unknown, request: Reques
 }
 
 /**
+ * A readiness problem's failing checks (name → why), for its access-log line: an orchestrator's
+ * probe shows only the status, and the operator reading the log must learn which dependency
+ * failed, and how, without calling the probe by hand.
+ */
+function failingChecks(checks: unknown): Record<string, unknown> | undefined {
+  if (typeof checks !== "object" || checks === null) return undefined;
+  const failing = Object.entries(checks).filter(([, result]) => result !== "ok");
+  return failing.length > 0 ? Object.fromEntries(failing) : undefined;
+}
+
+/**
  * The plumbing every app shares, as one plugin: request ids, one JSON access-log line per
  * request, strict JSON bodies (415 / 400 / 413) and one problem+json shape for every error.
  */
@@ -129,7 +140,10 @@ export function platform(opts: PlatformOptions) {
         logger.warn("backing service unavailable", { requestId, err: error });
       }
       set.status = problem.status;
-      answeredWith.set(request, { code: problem.code, reason: problem.extensions?.reason });
+      answeredWith.set(request, {
+        code: problem.code,
+        reason: problem.extensions?.reason ?? failingChecks(problem.extensions?.checks),
+      });
       return problemResponse(problem, requestId);
     })
     .onAfterResponse({ as: "global" }, ({ request, set, responseValue, route }) => {

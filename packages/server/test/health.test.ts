@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { createLogger, healthRoutes, platform } from "../src/index.ts";
+import { createLogger, healthRoutes, memorySink, platform } from "../src/index.ts";
 import { get, problemOf } from "./support/index.ts";
 
 const logger = createLogger({ service: "t", level: "silent" });
@@ -22,14 +22,17 @@ describe("healthRoutes", () => {
   });
 
   test("a failing or hanging dependency makes ready a 503 problem naming it; live stays 200", async () => {
-    const app = new Elysia().use(platform({ service: "t", logger })).use(
-      healthRoutes("t", {
-        store: async () => {
-          throw new Error("connection refused");
-        },
-        db: async () => {},
-      }),
-    );
+    const sink = memorySink();
+    const app = new Elysia()
+      .use(platform({ service: "t", logger: createLogger({ service: "t", level: "info", sink }) }))
+      .use(
+        healthRoutes("t", {
+          store: async () => {
+            throw new Error("connection refused");
+          },
+          db: async () => {},
+        }),
+      );
     const res = await app.handle(get("/health/ready/"));
     expect(res.status).toBe(503);
     const problem = (await problemOf(res)) as Awaited<ReturnType<typeof problemOf>> & {
@@ -39,5 +42,13 @@ describe("healthRoutes", () => {
     expect(problem.checks).toEqual({ store: "connection refused", db: "ok" });
     expect(res.headers.get("retry-after")).toBe("5");
     expect((await app.handle(get("/health/live"))).status).toBe(200);
+    // The access log says which dependency failed and how, not only that the probe did.
+    await Bun.sleep(5);
+    const [refused] = sink.lines().filter((line) => line.msg === "request");
+    expect(refused).toMatchObject({
+      status: 503,
+      problem: "NOT_READY",
+      reason: { store: "connection refused" },
+    });
   });
 });

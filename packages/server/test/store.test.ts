@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { memoryStore, redisStore, type SharedStore } from "../src/index.ts";
+import { memoryStore, redisStore, type SharedStore, StoreUnavailableError } from "../src/index.ts";
 import { startRedis, uniquePrefix } from "./support/index.ts";
 
 const redis = await startRedis();
@@ -156,10 +156,18 @@ describe.skipIf(!redis)("redis store specifics", () => {
   });
 
   test("an unreachable Redis fails fast with StoreUnavailableError", async () => {
-    const store = redisStore("redis://127.0.0.1:1", { prefix: "x:", commandTimeoutMs: 300 });
+    const store = redisStore("redis://app:s3cret@127.0.0.1:1", {
+      prefix: "x:",
+      commandTimeoutMs: 300,
+    });
     const started = performance.now();
-    await expect(store.ping()).rejects.toThrow(/redis/);
+    const error = await store.ping().catch((caught: unknown) => caught);
     expect(performance.now() - started).toBeLessThan(2_500);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    // It says where it could not connect, for a readiness report; never the password.
+    const { message } = error as Error;
+    expect(message).toBe("redis PING: no connection to 127.0.0.1:1 within 300 ms");
+    expect(message).not.toContain("s3cret");
     await store.close();
   });
 });

@@ -14,6 +14,15 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
+function addressOf(url: string): string {
+  try {
+    const { hostname, port } = new URL(url);
+    return `${hostname}:${port || "6379"}`;
+  } catch {
+    return "an unparsable URL";
+  }
+}
+
 /**
  * Redis through Bun's own client. Commands are not queued while disconnected (they fail at
  * once), and each has a deadline, so an unreachable Redis surfaces as a fast, clear error that
@@ -27,6 +36,8 @@ export function redisStore(url: string, opts: RedisStoreOptions): SharedStore {
     connectionTimeout: 2_000,
   });
   const timeoutMs = opts.commandTimeoutMs ?? 1_000;
+  /** host:port only: the URL may carry a password, which must never reach a report or a log. */
+  const address = addressOf(url);
   const key = (name: string) => `${opts.prefix}${name}`;
   const digests = new Map<string, string>();
 
@@ -44,14 +55,27 @@ export function redisStore(url: string, opts: RedisStoreOptions): SharedStore {
 
   async function send<T>(name: string, args: string[]): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Which step the deadline caught: an unreachable Redis (no connection) reads differently
+    // in a readiness report from a slow one (connected, no answer).
+    let connecting = !client.connected;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new StoreUnavailableError(`redis ${name} timed out after ${timeoutMs} ms`)),
+        () =>
+          reject(
+            new StoreUnavailableError(
+              connecting
+                ? `redis ${name}: no connection to ${address} within ${timeoutMs} ms`
+                : `redis ${name} timed out after ${timeoutMs} ms`,
+            ),
+          ),
         timeoutMs,
       );
     });
     try {
-      if (!client.connected) await Promise.race([client.connect(), deadline]);
+      if (connecting) {
+        await Promise.race([client.connect(), deadline]);
+        connecting = false;
+      }
       return (await Promise.race([client.send(name, args), deadline])) as T;
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
