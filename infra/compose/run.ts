@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { must, sh } from "../../scripts/process.ts";
 import { buildBaseImages } from "../images/build.ts";
 import { podmanEnv } from "../podman.ts";
+import { diagnose } from "./diagnose.ts";
 
 const root = join(import.meta.dir, "../..");
 const PROJECT = "platformcheck";
@@ -113,32 +114,6 @@ async function allHealthy(deadline: number) {
   throw new Error(`not every service became healthy:\n${states}`);
 }
 
-/** Each container's last healthcheck outputs: what a failing probe was answered, and why. */
-async function healthReports(): Promise<string> {
-  const ids = (
-    await sh(["podman", "ps", "-aq", "--filter", `label=com.docker.compose.project=${PROJECT}`], {
-      env,
-    })
-  ).stdout
-    .split("\n")
-    .filter(Boolean);
-  if (ids.length === 0) return "compose: no containers to report on";
-  type Health = { Status?: string; Log?: { ExitCode: number; Output: string }[] };
-  type Inspected = { Name: string; State: { Health?: Health; Healthcheck?: Health } };
-  const inspected = JSON.parse(
-    (await sh(["podman", "inspect", ...ids], { env })).stdout || "[]",
-  ) as Inspected[];
-  return inspected
-    .map(({ Name, State }) => {
-      const health = State.Health ?? State.Healthcheck;
-      const log = (health?.Log ?? [])
-        .slice(-3)
-        .map((entry) => `  exit ${entry.ExitCode}: ${entry.Output.trim().slice(0, 600)}`);
-      return [`compose: health of ${Name}: ${health?.Status ?? "none"}`, ...log].join("\n");
-    })
-    .join("\n");
-}
-
 async function imageSizes(): Promise<string> {
   const rows = await must(["podman", "images", "--format", "{{.Repository}}:{{.Tag}}\t{{.Size}}"], {
     env,
@@ -193,7 +168,7 @@ try {
   console.error(`compose: ${(error as Error).message}`);
   await compose("ps");
   await compose("logs", "--tail=40");
-  console.error(await healthReports());
+  console.error(await diagnose(PROJECT, env));
 } finally {
   await stopHealth();
   await compose("down", "-v", "--remove-orphans");

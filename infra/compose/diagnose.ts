@@ -1,0 +1,65 @@
+/**
+ * What the compose check prints when the stack does not come up, so a failure on a CI machine
+ * nobody can log in to still says why: each container's last healthcheck outputs (a 503 names
+ * the failing dependency), and, from inside each app container, whether the backing services'
+ * names resolve and their ports accept a connection (the network, or the app?).
+ */
+import { sh } from "../../scripts/process.ts";
+
+type Env = Record<string, string | undefined>;
+type Health = { Status?: string; Log?: { ExitCode: number; Output: string }[] };
+type Inspected = {
+  Name: string;
+  Config: { Image: string };
+  State: { Running: boolean; Health?: Health; Healthcheck?: Health };
+};
+
+/** Run inside an app container (its image has Bun): DNS and TCP to each backing service. */
+const PROBE = `
+const net = require("node:net");
+for (const [host, port] of [["redis", 6379], ["postgres", 5432]]) {
+  const started = performance.now();
+  let dns;
+  try { dns = (await Bun.dns.lookup(host)).map((a) => a.address).join(","); }
+  catch (error) { dns = "failed: " + error.message; }
+  const resolved = performance.now();
+  const tcp = await new Promise((done) => {
+    const socket = net.connect(port, host);
+    const timer = setTimeout(() => { socket.destroy(); done("no connection within 2 s"); }, 2000);
+    socket.on("connect", () => { clearTimeout(timer); socket.end(); done("connected"); });
+    socket.on("error", (error) => { clearTimeout(timer); done(error.message); });
+  });
+  const ms = (from, to) => (to - from).toFixed(0) + " ms";
+  console.log(host + ": dns " + dns + " (" + ms(started, resolved) + "), tcp " + tcp +
+    " (" + ms(resolved, performance.now()) + ")");
+}`;
+
+export async function diagnose(project: string, env: Env): Promise<string> {
+  const ids = (
+    await sh(["podman", "ps", "-aq", "--filter", `label=com.docker.compose.project=${project}`], {
+      env,
+    })
+  ).stdout
+    .split("\n")
+    .filter(Boolean);
+  if (ids.length === 0) return "compose: no containers to diagnose";
+  const inspected = JSON.parse(
+    (await sh(["podman", "inspect", ...ids], { env })).stdout || "[]",
+  ) as Inspected[];
+  const reports = await Promise.all(
+    inspected.map(async ({ Name, Config, State }) => {
+      const health = State.Health ?? State.Healthcheck;
+      const lines = [`compose: ${Name}: ${health?.Status ?? "no healthcheck"}`];
+      for (const entry of (health?.Log ?? []).slice(-3)) {
+        lines.push(`  check exit ${entry.ExitCode}: ${entry.Output.trim().slice(0, 600)}`);
+      }
+      if (State.Running && Config.Image.includes(`${project}_`)) {
+        const probe = await sh(["podman", "exec", Name, "bun", "-e", PROBE], { env });
+        const out = (probe.stdout + probe.stderr).trim().split("\n");
+        lines.push(...out.map((line) => `  from inside: ${line}`));
+      }
+      return lines.join("\n");
+    }),
+  );
+  return reports.join("\n");
+}
