@@ -13,8 +13,8 @@
  *   `seccomp=<file>` option is removed from the copy and the same file is given to podman as the
  *   default profile (containers.conf) of this run: every container of the run gets it, not only
  *   the runner (docs/containers.md says so too).
- * - without systemd podman runs no healthchecks by itself: this script runs them every 2 s, as
- *   Docker would, so `depends_on: service_healthy` works.
+ * - without systemd podman runs no healthchecks by itself: this script runs them, at Docker's
+ *   cadence, so `depends_on: service_healthy` works.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,9 +66,37 @@ async function apiService(dir: string) {
   return { host: `unix://${socket}`, stop: () => service.kill() };
 }
 
-/** Runs every running container's healthcheck every 2 s (what systemd timers do elsewhere). */
+type Schedule = { startedAt: number; startPeriodMs: number; intervalMs: number; last: number };
+
+/** A container's healthcheck timing, as its compose service declares it (ns in inspect). */
+async function scheduleOf(id: string): Promise<Schedule> {
+  type Inspected = {
+    State: { StartedAt: string };
+    Config: { Healthcheck?: { Interval?: number; StartPeriod?: number } };
+  };
+  const [info] = JSON.parse((await sh(["podman", "inspect", id], { env })).stdout || "[]") as
+    | Inspected[]
+    | [];
+  const ms = (ns: number | undefined, fallback: number) => (ns ? ns / 1e6 : fallback);
+  return {
+    startedAt: Date.parse(info?.State.StartedAt ?? "") || Date.now(),
+    // Docker's defaults: checks every 30 s, no start period.
+    startPeriodMs: ms(info?.Config.Healthcheck?.StartPeriod, 0),
+    intervalMs: ms(info?.Config.Healthcheck?.Interval, 30_000),
+    last: 0,
+  };
+}
+
+/**
+ * Runs each container's healthcheck as Docker would (what systemd timers do elsewhere): every
+ * 2 s during its start period, so the stack comes up quickly (Docker's `start_interval`), then
+ * at its `interval`. The cadence matters: `retries` failures in a row mark a container
+ * unhealthy, so checking every 2 s after the start period would give a service 10 s to get
+ * over a passing failure where the compose file grants it 50.
+ */
 function healthLoop() {
   let running = true;
+  const schedules = new Map<string, Schedule>();
   const loop = (async () => {
     while (running) {
       const ids = (
@@ -79,7 +107,20 @@ function healthLoop() {
       ).stdout
         .split("\n")
         .filter(Boolean);
-      await Promise.all(ids.map((id) => sh(["podman", "healthcheck", "run", id], { env })));
+      await Promise.all(
+        ids.map(async (id) => {
+          let schedule = schedules.get(id);
+          if (!schedule) {
+            schedule = await scheduleOf(id);
+            schedules.set(id, schedule);
+          }
+          const now = Date.now();
+          const starting = now < schedule.startedAt + schedule.startPeriodMs;
+          if (!starting && now - schedule.last < schedule.intervalMs) return;
+          schedule.last = now;
+          await sh(["podman", "healthcheck", "run", id], { env });
+        }),
+      );
       await Bun.sleep(2000);
     }
   })();
