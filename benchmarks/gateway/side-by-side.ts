@@ -15,7 +15,10 @@
  * with more code and data costs, since five processes taking turns on one CPU share its caches.
  *
  *   bun benchmarks/gateway/side-by-side.ts [--rounds 6] [--duration 10] [--warmup 3]
- *     [--connections 25] [--variants off,again,metrics,trace:0,trace:0.01,all:0.01]
+ *     [--connections 25] [--variants off,again,metrics,trace:0,trace:0.01,all:0.01] [--threads]
+ *
+ * `--threads` also prints each gateway's CPU per request by thread (the main thread, Bun's HTTP
+ * client, the JIT compilers, the allocator's scavenger…), the median over the rounds.
  *
  * Variants: `off`; `again` (the first once more: an A/A control); `metrics`; `trace:R` (tracing,
  * a share R sampled); `all:R` (both); any of them followed by `@DIR` runs the gateway of
@@ -25,7 +28,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
 import { startCollector } from "./collector.ts";
-import { assertOwnCode, cpuMicros, median } from "./wrk.ts";
+import { assertOwnCode, cpuMicros, median, threadMicros } from "./wrk.ts";
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "25" },
     variants: { type: "string", default: "off,again,metrics,trace:0,trace:0.01,all:0.01" },
+    threads: { type: "boolean", default: false },
   },
 });
 const root = join(import.meta.dir, "../..");
@@ -61,6 +65,29 @@ function parseSpec(given: string, first: string): Spec {
   const name = given === "again" ? `${first} (again)` : given;
   assertOwnCode(dir);
   return { name, env, dir };
+}
+
+/** Each gateway's CPU per request by thread, the busiest threads first (median over rounds). */
+function printThreads(specs: Spec[], byThread: Map<string, number[]>[], rounds: number) {
+  const totals = new Map<string, number>();
+  for (const series of byThread) {
+    for (const [name, values] of series) totals.set(name, (totals.get(name) ?? 0) + median(values));
+  }
+  const names = [...totals.entries()]
+    .filter(([, total]) => total >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name]) => name);
+  console.log(`\n| gateway | ${names.join(" | ")} |`);
+  console.log(`|---|${names.map(() => "---:").join("|")}|`);
+  for (const [i, spec] of specs.entries()) {
+    // A thread seen in fewer rounds than the others (started late, or ended) counts 0 there.
+    const cells = names.map((name) => {
+      const values = byThread[i]?.get(name) ?? [];
+      const padded = [...values, ...new Array(Math.max(0, rounds - values.length)).fill(0)];
+      return median(padded).toFixed(2);
+    });
+    console.log(`| ${spec.name} | ${cells.join(" | ")} |`);
+  }
 }
 
 const collector = await startCollector();
@@ -122,6 +149,7 @@ try {
   );
   const ratios = specs.map((): number[] => []);
   const perRequest = specs.map((): number[] => []);
+  const byThread: Map<string, number[]>[] = [];
   for (let round = 0; round < rounds; round++) {
     // Started in turn, in the other order every other round.
     const order = specs.map((_, i) => (round % 2 === 0 ? i : specs.length - 1 - i));
@@ -131,9 +159,18 @@ try {
       if (spec) gateways[i] = await startGateway(spec, upstreamPort);
     }
     await Promise.all(gateways.map((g) => load(g.url, Number(values.warmup))));
+    const threadsBefore = gateways.map((g) => threadMicros(g.child.pid));
     const before = await Promise.all(gateways.map((g) => cpuMicros(g.child.pid)));
     const served = await Promise.all(gateways.map((g) => load(g.url, seconds)));
     const after = await Promise.all(gateways.map((g) => cpuMicros(g.child.pid)));
+    for (const [i, g] of gateways.entries()) {
+      for (const [name, micros] of threadMicros(g.child.pid)) {
+        const used = (micros - (threadsBefore[i]?.get(name) ?? 0)) / (served[i] ?? 1);
+        const series = byThread[i] ?? new Map<string, number[]>();
+        byThread[i] = series;
+        series.set(name, [...(series.get(name) ?? []), used]);
+      }
+    }
     const cpu = gateways.map((_, i) => ((after[i] ?? 0) - (before[i] ?? 0)) / (served[i] ?? 1));
     for (const [i, value] of cpu.entries()) {
       perRequest[i]?.push(value);
@@ -155,6 +192,7 @@ try {
       `| ${spec.name} | ${median(perRequest[i] ?? []).toFixed(1)} | ${median(each).toFixed(3)} | ${each.map((r) => r.toFixed(3)).join(", ")} |`,
     );
   }
+  if (values.threads) printThreads(specs, byThread, rounds);
   console.log(
     `\nCPU µs/req: the gateway's own CPU time per request (sharing its CPU with the others, so above what it takes alone); "vs ${base}": the median of each round's ratio to ${base}. Spans received: ${collector.sink.spans}. Load average at the end ${(await loadavg()).join(" ")}.`,
   );

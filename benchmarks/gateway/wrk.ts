@@ -2,7 +2,7 @@
 
 export type Result = { rps: number; p50: number; p99: number; cpuUsPerRequest?: number };
 
-import { realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -24,6 +24,31 @@ export async function cpuMicros(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks / 100) * 1e6; // USER_HZ is 100 on Linux
+}
+
+/**
+ * utime + stime of each of a process's threads, in microseconds, added up by thread name with
+ * trailing digits dropped ("JITWorker", "HTTP Client", "bun" for the main thread): where a
+ * variant's extra CPU goes. A thread that ended in between is missing from the later reading.
+ */
+export function threadMicros(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended while the others were read
+    }
+    const name = stat
+      .slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+      .replace(/\d+$/, "")
+      .trim();
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const micros = ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6;
+    byName.set(name, (byName.get(name) ?? 0) + micros);
+  }
+  return byName;
 }
 
 const toMs = (value: string, unit: string) =>
