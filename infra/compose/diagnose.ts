@@ -29,12 +29,24 @@ for (const [host, port] of [["redis", 6379], ["postgres", 5432]]) {
     socket.on("connect", () => { clearTimeout(timer); socket.end(); done("connected"); });
     socket.on("error", (error) => { clearTimeout(timer); done(error.message); });
   });
-  const ms = (from, to) => (to - from).toFixed(0) + " ms";
-  console.log(host + ": dns " + dns + " (" + ms(started, resolved) + "), tcp " + tcp +
-    " (" + ms(resolved, performance.now()) + ")");
+  const dnsMs = Math.round(resolved - started);
+  const tcpMs = Math.round(performance.now() - resolved);
+  console.log(JSON.stringify({ host, dns, dnsMs, tcp, tcpMs }));
 }`;
 
-export async function diagnose(project: string, env: Env): Promise<string> {
+type Probe = { host: string; dns: string; dnsMs: number; tcp: string; tcpMs: number };
+
+/** A name that did not resolve, resolved slowly, or a port that did not answer. */
+const networkAtFault = (probe: Probe) =>
+  probe.dns.startsWith("failed") || probe.dnsMs >= 1_000 || probe.tcp !== "connected";
+
+export type Diagnosis = {
+  text: string;
+  /** Some app container could not resolve or reach Redis or PostgreSQL: the network's fault. */
+  networkTrouble: boolean;
+};
+
+export async function diagnose(project: string, env: Env): Promise<Diagnosis> {
   const ids = (
     await sh(["podman", "ps", "-aq", "--filter", `label=com.docker.compose.project=${project}`], {
       env,
@@ -42,7 +54,9 @@ export async function diagnose(project: string, env: Env): Promise<string> {
   ).stdout
     .split("\n")
     .filter(Boolean);
-  if (ids.length === 0) return "compose: no containers to diagnose";
+  if (ids.length === 0)
+    return { text: "compose: no containers to diagnose", networkTrouble: false };
+  let networkTrouble = false;
   const inspected = JSON.parse(
     (await sh(["podman", "inspect", ...ids], { env })).stdout || "[]",
   ) as Inspected[];
@@ -55,11 +69,22 @@ export async function diagnose(project: string, env: Env): Promise<string> {
       }
       if (State.Running && Config.Image.includes(`${project}_`)) {
         const probe = await sh(["podman", "exec", Name, "bun", "-e", PROBE], { env });
-        const out = (probe.stdout + probe.stderr).trim().split("\n");
-        lines.push(...out.map((line) => `  from inside: ${line}`));
+        for (const line of (probe.stdout + probe.stderr).trim().split("\n")) {
+          let seen: Probe;
+          try {
+            seen = JSON.parse(line) as Probe;
+          } catch {
+            lines.push(`  from inside: ${line}`);
+            continue;
+          }
+          networkTrouble ||= networkAtFault(seen);
+          lines.push(
+            `  from inside: ${seen.host}: dns ${seen.dns} (${seen.dnsMs} ms), tcp ${seen.tcp} (${seen.tcpMs} ms)`,
+          );
+        }
       }
       return lines.join("\n");
     }),
   );
-  return reports.join("\n");
+  return { text: reports.join("\n"), networkTrouble };
 }
