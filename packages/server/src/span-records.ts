@@ -1,29 +1,19 @@
 /**
  * The spans of a recorded request that need nothing from the SDK while the request runs — its
  * server span and, at the gateway, one client span per upstream attempt — are kept as plain
- * records and made into SDK spans in batches, off the request path (the SDK then batches and
- * exports them as usual).
+ * records, handed about once a second to a worker thread that exports them through the SDK's
+ * batch processor and OTLP exporter (span-export-worker.ts).
  *
  * Why: making them while the request ran sent one request in a hundred (the default sampling)
  * down code the other 99 never run. With every request on the same path and the spans made
  * about once a second, the gateway's CPU per request at 1 % sampled fell from 1.15 to 1.09–1.13
- * times that with tracing off (docs/performance.md, issue 17). Child spans (SQL, Redis, a
- * sandbox run) are still made live by `withSpan`, under the server span's ids.
+ * times that with tracing off; exporting them from a worker took most of the rest off the request
+ * thread (docs/performance.md, issue 17). Child spans (SQL, Redis, a sandbox run) are still made
+ * live by `withSpan`, under the server span's ids, and exported from the request thread.
  */
-import {
-  type Attributes,
-  type Context,
-  createTraceState,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  TraceFlags,
-  type Tracer,
-  trace,
-} from "@opentelemetry/api";
-import type { IdGenerator } from "@opentelemetry/sdk-trace";
+import { type Attributes, SpanKind } from "@opentelemetry/api";
 import { currentScope, pathOf, type RequestScope } from "./request-scope.ts";
-import { randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
+import { randomSpanId, traceparentOf } from "./trace-context.ts";
 
 export type SpanRecord = {
   kind: SpanKind;
@@ -43,56 +33,13 @@ export type SpanRecord = {
 };
 
 const pending: SpanRecord[] = [];
-/** Set while a batch is made: the SDK then uses the recorded ids instead of new ones. */
-const forced = { traceId: "", spanId: "" };
-
-/** The provider's id generator: the recorded ids while a batch is made, random ones otherwise. */
-export const recordedIds: IdGenerator = {
-  generateTraceId: () => forced.traceId || randomTraceId(),
-  generateSpanId: () => forced.spanId || randomSpanId(),
-};
 
 export const addRecord = (record: SpanRecord): void => {
   pending.push(record);
 };
 
-/** Makes every pending record into an SDK span, which the span processor then exports. */
-export function makeRecordedSpans(tracer: Tracer): void {
-  if (pending.length === 0) return;
-  const batch = pending.splice(0, pending.length);
-  try {
-    for (const record of batch) {
-      forced.traceId = record.traceId;
-      forced.spanId = record.spanId;
-      const span = tracer.startSpan(
-        record.name,
-        { kind: record.kind, attributes: record.attributes, startTime: record.start },
-        parentContext(record),
-      );
-      if (record.error !== undefined) {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        // A 5xx answer is an error of the span without an error type of its own.
-        if (record.error) span.setAttribute("error.type", record.error);
-      }
-      span.end(record.end);
-    }
-  } finally {
-    forced.traceId = "";
-    forced.spanId = "";
-  }
-}
-
-function parentContext(record: SpanRecord): Context {
-  if (!record.parentSpanId) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: record.traceId,
-    spanId: record.parentSpanId,
-    traceFlags: TraceFlags.SAMPLED,
-    // A server span's parent is the caller's, in another process.
-    isRemote: record.kind === SpanKind.SERVER,
-    ...(record.traceState ? { traceState: createTraceState(record.traceState) } : {}),
-  });
-}
+/** Everything recorded since the last call, for the span export worker (span-export.ts). */
+export const takeRecords = (): SpanRecord[] => pending.splice(0, pending.length);
 
 /** Records a recorded request's server span, named after its templated route, once. */
 export function endServerSpan(

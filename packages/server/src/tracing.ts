@@ -32,7 +32,8 @@ import {
   runInScope,
   scopeContextManager,
 } from "./request-scope.ts";
-import { clearRecords, errorType, makeRecordedSpans, recordedIds } from "./span-records.ts";
+import { type SpanExport, startSpanExport } from "./span-export.ts";
+import { clearRecords, errorType, takeRecords } from "./span-records.ts";
 import { parseTraceparent, randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
@@ -42,7 +43,9 @@ type Provider = { forceFlush(): Promise<void>; shutdown(): Promise<void> };
 /** Set while tracing is on; every helper checks this first. */
 let tracer: Tracer | undefined;
 let provider: Provider | undefined;
-/** Makes the recorded requests' spans (span-records.ts) every second or so. */
+/** Exports the recorded requests' spans (span-records.ts) from a worker. */
+let recordExport: SpanExport | undefined;
+/** Hands the records to it every second or so. */
 let recordTimer: ReturnType<typeof setInterval> | undefined;
 let propagator: TextMapPropagator<Headers> | undefined;
 /** Share of the traces starting here that are recorded (OTEL_TRACES_SAMPLER_ARG). */
@@ -82,8 +85,6 @@ export async function startTracing(opts: {
     // Sampling is decided before a span is started (inRequestScope, withSpan): the SDK only
     // ever sees what is recorded.
     sampler: new sdk.AlwaysOnSampler(),
-    // Recorded requests' spans are made later with the ids they were given (span-records.ts).
-    idGenerator: recordedIds,
     spanProcessors: [
       new sdk.BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url }),
@@ -109,11 +110,11 @@ export async function startTracing(opts: {
   provider = next;
   sampleRatio = ratio;
   tracer = next.getTracer("@platform/server");
-  const made = tracer;
-  recordTimer = setInterval(
-    () => makeRecordedSpans(made),
-    Math.min(1_000, opts.env.OTEL_BSP_SCHEDULE_DELAY),
-  );
+  const service = opts.env.OTEL_SERVICE_NAME ?? opts.service;
+  const scheduleDelayMs = opts.env.OTEL_BSP_SCHEDULE_DELAY;
+  const exporting = startSpanExport({ url, service, scheduleDelayMs, logger: opts.logger });
+  recordExport = exporting;
+  recordTimer = setInterval(() => exporting.send(takeRecords()), Math.min(1_000, scheduleDelayMs));
   recordTimer.unref();
   opts.logger.info("tracing on", { endpoint: url, sampleRatio: ratio, service: opts.service });
   return true;
@@ -122,15 +123,17 @@ export async function startTracing(opts: {
 /** Exports what is buffered and unregisters everything (shutdown, and tests). */
 export async function stopTracing(): Promise<void> {
   const stopping = provider;
-  if (tracer) makeRecordedSpans(tracer);
+  const exporting = recordExport;
   clearInterval(recordTimer);
+  exporting?.send(takeRecords());
   clearRecords();
+  recordExport = undefined;
   sampleRatio = 1;
   tracer = undefined;
   provider = undefined;
   propagator = undefined;
   if (!stopping) return;
-  await stopping.shutdown();
+  await Promise.all([exporting?.stop(), stopping.shutdown()]);
   trace.disable();
   context.disable();
   propagation.disable();

@@ -4,6 +4,7 @@
  * spans under it, and its log lines carry the trace. Spans go to a stand-in OTLP collector.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { trace } from "@opentelemetry/api";
 import { Elysia } from "elysia";
 import {
@@ -18,7 +19,7 @@ import {
   tracingEnabled,
   withSpan,
 } from "../src/index.ts";
-import { startOtlpReceiver } from "./support/index.ts";
+import { freePort, startOtlpReceiver } from "./support/index.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER_SPAN = "00f067aa0ba902b7";
@@ -188,5 +189,55 @@ describe("tracing on", async () => {
 
   test("stopped, nothing is registered any more", () => {
     expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+  });
+});
+
+/** The fixture, in a process of its own, sending to `collector`; its log lines. */
+async function runInChild(collector: string, env: Record<string, string> = {}) {
+  const child = Bun.spawn(["bun", join(import.meta.dir, "fixtures/tracing-child.ts")], {
+    env: { ...process.env, COLLECTOR_URL: collector, ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  const lines = out
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { code, lines };
+}
+
+// In processes of their own: the environment is the exporter's configuration, and a refused
+// connection surfaces as an error this test runner counts against whichever test is running.
+describe("the recorded spans' exporter (a worker)", () => {
+  test("honours OTEL_EXPORTER_OTLP_HEADERS, and stopping sends what is left", async () => {
+    const collector = await startOtlpReceiver();
+    try {
+      const { code, lines } = await runInChild(collector.endpoint, {
+        OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer collector-key",
+      });
+      expect(code).toBe(0);
+      const traceId = lines.find((line) => line.msg === "request")?.traceId;
+      expect(collector.spans().filter((span) => span.traceId === traceId)).toMatchObject([
+        { name: "GET /", kind: 2, service: "traced" },
+      ]);
+      expect(collector.authorizations()).toEqual(["Bearer collector-key"]);
+    } finally {
+      collector.close();
+    }
+  });
+
+  test("the collector down: the failure is logged, requests are answered, the process stops", async () => {
+    const { code, lines } = await runInChild(`http://127.0.0.1:${await freePort()}`, {
+      // The exporter's own deadline (10 s by default), so the test does not wait for it.
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "1000",
+    });
+    expect(code).toBe(0);
+    expect(lines.find((line) => line.msg === "answered")).toMatchObject({ status: 200 });
+    const warnings = lines.filter((line) => line.msg === "tracing");
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings.every((line) => line.level === "warn")).toBe(true);
+    expect(warnings.map((line) => String(line.detail)).join()).toContain("ECONNREFUSED");
+    expect(lines.at(-1)).toMatchObject({ msg: "stopped" });
   });
 });

@@ -67,6 +67,8 @@ const attributesOf = (list: OtlpAttribute[] = []) =>
 export async function startOtlpReceiver() {
   const spans: ReceivedSpan[] = [];
   const contentTypes = new Set<string>();
+  /** Each export's `authorization` header (OTEL_EXPORTER_OTLP_HEADERS), or "" without one. */
+  const authorizations: string[] = [];
   const port = await freePort();
   const server = Bun.serve({
     port,
@@ -75,6 +77,7 @@ export async function startOtlpReceiver() {
       if (new URL(request.url).pathname !== "/v1/traces")
         return new Response(null, { status: 404 });
       contentTypes.add(request.headers.get("content-type") ?? "");
+      authorizations.push(request.headers.get("authorization") ?? "");
       const body = (await request.json()) as OtlpExport;
       for (const resource of body.resourceSpans ?? []) {
         const service = String(attributesOf(resource.resource?.attributes)["service.name"]);
@@ -104,6 +107,7 @@ export async function startOtlpReceiver() {
     endpoint: `http://127.0.0.1:${port}`,
     spans: () => [...spans],
     contentTypes: () => [...contentTypes],
+    authorizations: () => [...authorizations],
     /** Polls until `ready(spans)` holds (spans are sent in batches, after the request). */
     async waitFor(ready: (spans: ReceivedSpan[]) => boolean, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
