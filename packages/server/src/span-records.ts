@@ -72,28 +72,40 @@ export function endServerSpan(
 }
 
 /**
- * An HTTP call of a recorded request (the gateway's attempts), made into a client span later;
- * undefined when the request is not recorded, at the cost of one check. Its `traceparent` names
- * it as the parent of the next service's spans. The query string is left out: it can carry
- * tokens.
+ * An HTTP call of a recorded request (the gateway's attempts), made into a client span later.
+ * `startClientSpan` also writes the call's `traceparent` into its headers: in a recorded request
+ * the client span's (the parent of the next service's spans), in an unrecorded one the request's
+ * own (which says so), and with tracing off none (a client's own goes through untouched). The
+ * query string is left out of the span: it can carry tokens.
  */
 export type ClientSpan = {
   readonly traceparent: string;
   readonly record: SpanRecord;
 };
 
-export function startClientSpan(method: string, url: string): ClientSpan | undefined {
-  // Only a request served with tracing on is ever sampled.
+export function startClientSpan(
+  method: string,
+  url: string,
+  headers: Headers,
+): ClientSpan | undefined {
+  // One look at the scope for both cases: this runs for every request the gateway forwards.
   const scope = currentScope();
-  if (!scope?.sampled || !scope.traceId) return undefined;
+  if (!scope?.sampled || !scope.traceId) {
+    // Unsampled, the request's own context (which says so); with tracing off there is none,
+    // and a client's own `traceparent` goes through untouched.
+    if (scope?.traceparent) headers.set("traceparent", scope.traceparent);
+    return undefined;
+  }
   const spanId = randomSpanId();
   const query = url.indexOf("?");
   const attributes: Attributes = {
     "http.request.method": method,
     "url.full": query === -1 ? url : url.slice(0, query),
   };
+  const traceparent = traceparentOf(scope.traceId, spanId, true);
+  headers.set("traceparent", traceparent);
   return {
-    traceparent: traceparentOf(scope.traceId, spanId, true),
+    traceparent,
     record: {
       kind: SpanKind.CLIENT,
       name: method,

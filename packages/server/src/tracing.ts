@@ -41,6 +41,8 @@ export { type Span, SpanKind } from "@opentelemetry/api";
 type Provider = { forceFlush(): Promise<void>; shutdown(): Promise<void> };
 
 /** Set while tracing is on; every helper checks this first. */
+let on = false;
+/** The SDK's tracer, for live child spans (`withSpan`), in a process that makes them. */
 let tracer: Tracer | undefined;
 let provider: Provider | undefined;
 /** Exports the recorded requests' spans (span-records.ts) from a worker. */
@@ -51,7 +53,7 @@ let propagator: TextMapPropagator<Headers> | undefined;
 /** Share of the traces starting here that are recorded (OTEL_TRACES_SAMPLER_ARG). */
 let sampleRatio = 1;
 
-export const tracingEnabled = (): boolean => tracer !== undefined;
+export const tracingEnabled = (): boolean => on;
 
 /** The collector's traces URL: the signal-specific variable, else `<base>/v1/traces`. */
 export function tracesUrl(env: TracingEnv): string | undefined {
@@ -61,42 +63,58 @@ export function tracesUrl(env: TracingEnv): string | undefined {
 }
 
 /**
- * Registers the tracer provider when an endpoint is set; returns whether tracing is on. The SDK
- * is imported here, lazily, so a process without an endpoint never loads it.
+ * Turns tracing on when an endpoint is set; returns whether it is on. Requests' own spans are
+ * exported from a worker (span-export.ts); the SDK is imported here, lazily, only for a process
+ * that makes child spans, so a process without an endpoint never loads it, and neither does
+ * the gateway (`childSpans: false`), whose only spans are its requests' and their attempts'.
  */
 export async function startTracing(opts: {
   service: string;
   env: TracingEnv;
   logger: Logger;
+  /** Whether `withSpan` makes spans here (default true); false, the SDK is never loaded. */
+  childSpans?: boolean;
 }): Promise<boolean> {
   const url = tracesUrl(opts.env);
-  if (!url || tracer) return tracer !== undefined;
+  if (!url || on) return on;
+  on = true;
+  sampleRatio = opts.env.OTEL_TRACES_SAMPLER_ARG;
+  const service = opts.env.OTEL_SERVICE_NAME ?? opts.service;
+  const scheduleDelayMs = opts.env.OTEL_BSP_SCHEDULE_DELAY;
+  const exporting = startSpanExport({ url, service, scheduleDelayMs, logger: opts.logger });
+  recordExport = exporting;
+  recordTimer = setInterval(() => exporting.send(takeRecords()), Math.min(1_000, scheduleDelayMs));
+  recordTimer.unref();
+  if (opts.childSpans !== false) await startChildSpans(url, service, opts.env, opts.logger);
+  opts.logger.info("tracing on", { endpoint: url, sampleRatio, service: opts.service });
+  return true;
+}
+
+/** The SDK's provider for live child spans, exported from this thread as usual. */
+async function startChildSpans(url: string, service: string, env: TracingEnv, logger: Logger) {
   const [sdk, { OTLPTraceExporter }, { resourceFromAttributes }, core] = await Promise.all([
     import("@opentelemetry/sdk-trace"),
     import("@opentelemetry/exporter-trace-otlp-http"),
     import("@opentelemetry/resources"),
     import("@opentelemetry/core"),
   ]);
-  const ratio = opts.env.OTEL_TRACES_SAMPLER_ARG;
   const next = new sdk.TracerProvider({
-    resource: resourceFromAttributes({
-      "service.name": opts.env.OTEL_SERVICE_NAME ?? opts.service,
-    }),
+    resource: resourceFromAttributes({ "service.name": service }),
     // Sampling is decided before a span is started (inRequestScope, withSpan): the SDK only
     // ever sees what is recorded.
     sampler: new sdk.AlwaysOnSampler(),
     spanProcessors: [
       new sdk.BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url }),
-        scheduledDelayMillis: opts.env.OTEL_BSP_SCHEDULE_DELAY,
+        scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY,
       }),
     ],
   });
   // A collector that is down or slow shows in the log, not as failing requests.
   diag.setLogger(
     {
-      error: (message) => opts.logger.warn("tracing", { detail: message }),
-      warn: (message) => opts.logger.warn("tracing", { detail: message }),
+      error: (message) => logger.warn("tracing", { detail: message }),
+      warn: (message) => logger.warn("tracing", { detail: message }),
       info: () => {},
       debug: () => {},
       verbose: () => {},
@@ -108,16 +126,7 @@ export async function startTracing(opts: {
   propagation.setGlobalPropagator(propagator);
   trace.setGlobalTracerProvider(next);
   provider = next;
-  sampleRatio = ratio;
   tracer = next.getTracer("@platform/server");
-  const service = opts.env.OTEL_SERVICE_NAME ?? opts.service;
-  const scheduleDelayMs = opts.env.OTEL_BSP_SCHEDULE_DELAY;
-  const exporting = startSpanExport({ url, service, scheduleDelayMs, logger: opts.logger });
-  recordExport = exporting;
-  recordTimer = setInterval(() => exporting.send(takeRecords()), Math.min(1_000, scheduleDelayMs));
-  recordTimer.unref();
-  opts.logger.info("tracing on", { endpoint: url, sampleRatio: ratio, service: opts.service });
-  return true;
 }
 
 /** Exports what is buffered and unregisters everything (shutdown, and tests). */
@@ -129,11 +138,12 @@ export async function stopTracing(): Promise<void> {
   clearRecords();
   recordExport = undefined;
   sampleRatio = 1;
+  on = false;
   tracer = undefined;
   provider = undefined;
   propagator = undefined;
+  await Promise.all([exporting?.stop(), stopping?.shutdown()]);
   if (!stopping) return;
-  await Promise.all([exporting?.stop(), stopping.shutdown()]);
   trace.disable();
   context.disable();
   propagation.disable();
@@ -161,7 +171,7 @@ const isProbe = (url: string) => PROBE.test(url);
  */
 export function inRequestScope<T>(request: Request, handle: () => T): T {
   const requestId = requestIdFor(request);
-  if (!tracer || isProbe(request.url)) return runInScope(newScope({ requestId }), handle);
+  if (!on || isProbe(request.url)) return runInScope(newScope({ requestId }), handle);
   // The caller's decision is kept, so a trace is recorded whole across the services or not at
   // all (ParentBased); a trace that starts here is recorded with probability
   // OTEL_TRACES_SAMPLER_ARG (as TraceIdRatioBased would, decided by Math.random).
@@ -240,11 +250,12 @@ async function inSpan<T>(
  * client's own `traceparent` goes through the gateway untouched.
  */
 export function injectTraceContext(headers: Headers, from?: Context): void {
-  if (!propagator) return;
+  if (!on) return;
   const scope = currentScope();
   const active = from ?? scope?.context;
   // The request's own span as the parent, sampled or not, so the next service keeps the
   // decision; the caller's tracestate, if any, travels in the headers the gateway forwards.
   if (!active && scope?.traceparent) headers.set("traceparent", scope.traceparent);
-  else propagator.inject(active ?? ROOT_CONTEXT, headers, headerSetter);
+  // A live span's context: a process that makes them has the SDK's propagator.
+  else propagator?.inject(active ?? ROOT_CONTEXT, headers, headerSetter);
 }

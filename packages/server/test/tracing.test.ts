@@ -192,6 +192,32 @@ describe("tracing on", async () => {
   });
 });
 
+describe("tracing on without child spans (the gateway)", async () => {
+  const collector = await startOtlpReceiver();
+  afterAll(() => collector.close());
+
+  test("no SDK: withSpan makes no span, nothing is registered, the request's span is exported", async () => {
+    const on = await startTracing({
+      service: "traced",
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        OTEL_TRACES_SAMPLER_ARG: 1,
+        OTEL_BSP_SCHEDULE_DELAY: 60_000,
+      },
+      logger,
+      childSpans: false,
+    });
+    expect(on).toBe(true);
+    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+    await send("/items/9", { "x-request-id": "req-no-children" });
+    await stopTracing();
+    const [line] = linesOf("req-no-children");
+    expect(line).toMatchObject({ msg: "deep inside", traced: false });
+    const spans = collector.spans().filter((span) => span.traceId === line?.traceId);
+    expect(spans.map((span) => span.name)).toEqual(["GET /items/:id"]);
+  });
+});
+
 /** The fixture, in a process of its own, sending to `collector`; its log lines. */
 async function runInChild(collector: string, env: Record<string, string> = {}) {
   const child = Bun.spawn(["bun", join(import.meta.dir, "fixtures/tracing-child.ts")], {

@@ -1,4 +1,4 @@
-import { endClientSpan, HttpProblem, injectTraceContext, startClientSpan } from "@platform/server";
+import { endClientSpan, HttpProblem, startClientSpan } from "@platform/server";
 import { eject, type Pool, pick, type Replica } from "../balancer/service.ts";
 import { outgoingBody } from "./body.ts";
 import { type ForwardedFor, toClientResponseHeaders, toUpstreamRequestHeaders } from "./headers.ts";
@@ -52,9 +52,7 @@ async function send(
   init: BunFetchRequestInit & { headers: Headers },
 ): Promise<Response> {
   const url = replica.origin + path;
-  const span = startClientSpan(init.method ?? "GET", url);
-  if (span) init.headers.set("traceparent", span.traceparent);
-  else injectTraceContext(init.headers);
+  const span = startClientSpan(init.method ?? "GET", url, init.headers);
   replica.outstanding++;
   try {
     const response = await fetch(url, init);
