@@ -63,7 +63,8 @@ const collectorUrl = Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" }
 
 /**
  * OpenTelemetry's own variable names (tracing.ts). Without an endpoint there is no tracing at
- * all; the exporter itself also honours OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and _COMPRESSION.
+ * all; the exporters also honour OTEL_EXPORTER_OTLP_[TRACES_]HEADERS and _TIMEOUT, and
+ * _COMPRESSION for child spans (the requests' own go out uncompressed: span-export-worker.ts).
  */
 export const tracingEnv = {
   /** OTLP/HTTP collector, e.g. http://otel-collector:4318 (traces go to …/v1/traces). */
