@@ -1,6 +1,6 @@
 /**
  * The worker that exports the recorded requests' spans (span-records.ts): records come in from
- * the request thread about once a second; here each becomes a `ReadableSpan` (the SDK's export
+ * the request thread in batches (every OTEL_BSP_SCHEDULE_DELAY, or 512 at once); here each becomes a `ReadableSpan` (the SDK's export
  * interface) and goes through the official BatchSpanProcessor and OTLP/HTTP exporter.
  *
  * Why a thread of its own: the same work on the request thread — SDK spans, their batching, the
@@ -154,6 +154,8 @@ self.onmessage = async (event: MessageEvent<ToExporter>) => {
       for (const record of message.records) {
         processor.onEnd(readableSpan(record, message.epochOffset, resource));
       }
+      // The request thread batched them already (by time and size): sent as they come.
+      await settle(processor.forceFlush());
       return;
     }
     case "flush":

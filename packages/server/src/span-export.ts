@@ -1,6 +1,6 @@
 /**
  * The request thread's side of span-export-worker.ts: the recorded requests' spans are posted to
- * it about once a second, and a flush or a stop waits for it to have sent what it holds.
+ * it in batches, and a flush or a stop waits for it to have sent what it holds.
  */
 import type { Logger } from "./logger.ts";
 import type { FromExporter, ToExporter } from "./span-export-worker.ts";
@@ -24,8 +24,9 @@ export function startSpanExport(opts: {
   logger: Logger;
 }): SpanExport {
   const worker = new Worker(new URL("./span-export-worker.ts", import.meta.url));
-  // The process may exit with the worker running: stop() is how its last spans get out.
-  worker.unref();
+  // The process may exit with the worker running: stop() is how its last spans get out. (Bun's
+  // Worker has unref(); the DOM's type, which an app with a front end compiles against, has not.)
+  (worker as Worker & { unref(): void }).unref();
   const waiting = new Map<number, () => void>();
   let nextId = 0;
   const post = (message: ToExporter) => worker.postMessage(message);

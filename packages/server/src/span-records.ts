@@ -1,14 +1,15 @@
 /**
  * The spans of a recorded request that need nothing from the SDK while the request runs — its
  * server span and, at the gateway, one client span per upstream attempt — are kept as plain
- * records, handed about once a second to a worker thread that exports them through the SDK's
- * batch processor and OTLP exporter (span-export-worker.ts).
+ * records, handed in batches to a worker thread that exports them through the SDK's batch
+ * processor and OTLP exporter (span-export-worker.ts): every OTEL_BSP_SCHEDULE_DELAY, or at once
+ * when 512 are waiting.
  *
  * Why: making them while the request ran sent one request in a hundred (the default sampling)
  * down code the other 99 never run. With every request on the same path and the spans made
- * about once a second, the gateway's CPU per request at 1 % sampled fell from 1.15 to 1.09–1.13
- * times that with tracing off; exporting them from a worker took most of the rest off the request
- * thread (docs/performance.md, issue 17). Child spans (SQL, Redis, a sandbox run) are still made
+ * later, in batches, the gateway's CPU per request at 1 % sampled fell from 1.15 to 1.09–1.13
+ * times that with tracing off; made and exported in a worker, to 1.05–1.10 (docs/performance.md,
+ * issue 17). Child spans (SQL, Redis, a sandbox run) are still made
  * live by `withSpan`, under the server span's ids, and exported from the request thread.
  */
 import { type Attributes, SpanKind } from "@opentelemetry/api";
@@ -33,9 +34,18 @@ export type SpanRecord = {
 };
 
 const pending: SpanRecord[] = [];
+/** A full batch (the OTLP exporter's 512) goes at once, not at the next tick of the timer. */
+export const EXPORT_BATCH_SIZE = 512;
+let onFullBatch: (() => void) | undefined;
+
+/** What to call when a full batch is waiting (tracing.ts hands it to the export worker). */
+export const whenBatchFull = (handler: (() => void) | undefined): void => {
+  onFullBatch = handler;
+};
 
 export const addRecord = (record: SpanRecord): void => {
   pending.push(record);
+  if (pending.length >= EXPORT_BATCH_SIZE) onFullBatch?.();
 };
 
 /** Everything recorded since the last call, for the span export worker (span-export.ts). */

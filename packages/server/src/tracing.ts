@@ -33,7 +33,7 @@ import {
   scopeContextManager,
 } from "./request-scope.ts";
 import { type SpanExport, startSpanExport } from "./span-export.ts";
-import { clearRecords, errorType, takeRecords } from "./span-records.ts";
+import { clearRecords, errorType, takeRecords, whenBatchFull } from "./span-records.ts";
 import { parseTraceparent, randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
@@ -47,7 +47,7 @@ let tracer: Tracer | undefined;
 let provider: Provider | undefined;
 /** Exports the recorded requests' spans (span-records.ts) from a worker. */
 let recordExport: SpanExport | undefined;
-/** Hands the records to it every second or so. */
+/** Hands the records to it, every OTEL_BSP_SCHEDULE_DELAY. */
 let recordTimer: ReturnType<typeof setInterval> | undefined;
 let propagator: TextMapPropagator<Headers> | undefined;
 /** Share of the traces starting here that are recorded (OTEL_TRACES_SAMPLER_ARG). */
@@ -83,8 +83,13 @@ export async function startTracing(opts: {
   const scheduleDelayMs = opts.env.OTEL_BSP_SCHEDULE_DELAY;
   const exporting = startSpanExport({ url, service, scheduleDelayMs, logger: opts.logger });
   recordExport = exporting;
-  recordTimer = setInterval(() => exporting.send(takeRecords()), Math.min(1_000, scheduleDelayMs));
+  // The records go in batches, every OTEL_BSP_SCHEDULE_DELAY or as soon as a full one (512) is
+  // waiting, and the worker sends each as it comes: a span leaves within the delay, and the
+  // records waiting here never outgrow one batch, whatever the rate and the share recorded.
+  const handOver = () => exporting.send(takeRecords());
+  recordTimer = setInterval(handOver, scheduleDelayMs);
   recordTimer.unref();
+  whenBatchFull(handOver);
   if (opts.childSpans !== false) await startChildSpans(url, service, opts.env, opts.logger);
   opts.logger.info("tracing on", { endpoint: url, sampleRatio, service: opts.service });
   return true;
@@ -134,6 +139,7 @@ export async function stopTracing(): Promise<void> {
   const stopping = provider;
   const exporting = recordExport;
   clearInterval(recordTimer);
+  whenBatchFull(undefined);
   exporting?.send(takeRecords());
   clearRecords();
   recordExport = undefined;

@@ -218,6 +218,37 @@ describe("tracing on without child spans (the gateway)", async () => {
   });
 });
 
+describe("batches of recorded spans", async () => {
+  const collector = await startOtlpReceiver();
+  afterAll(() => collector.close());
+
+  test("a full batch of 512 is exported at once, long before the schedule delay", async () => {
+    await startTracing({
+      service: "batched",
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        OTEL_TRACES_SAMPLER_ARG: 1,
+        OTEL_BSP_SCHEDULE_DELAY: 600_000,
+      },
+      logger,
+      childSpans: false,
+    });
+    try {
+      // One server span each: 511 wait for the timer, the 512th sends them all.
+      for (let i = 0; i < 511; i++) await send(`/items/${i}`);
+      await Bun.sleep(200);
+      expect(collector.spans().filter((span) => span.service === "batched")).toHaveLength(0);
+      await send("/items/511");
+      await collector.waitFor(
+        (spans) => spans.filter((span) => span.service === "batched").length === 512,
+        5_000,
+      );
+    } finally {
+      await stopTracing();
+    }
+  }, 20_000);
+});
+
 /** The fixture, in a process of its own, sending to `collector`; its log lines. */
 async function runInChild(collector: string, env: Record<string, string> = {}) {
   const child = Bun.spawn(["bun", join(import.meta.dir, "fixtures/tracing-child.ts")], {
