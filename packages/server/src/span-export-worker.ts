@@ -1,12 +1,14 @@
 /**
  * The worker that exports the recorded requests' spans (span-records.ts): records come in from
- * the request thread in batches (every OTEL_BSP_SCHEDULE_DELAY, or 512 at once); here each becomes a `ReadableSpan` (the SDK's export
- * interface) and goes through the official BatchSpanProcessor and OTLP/HTTP exporter.
+ * the request thread in batches (every OTEL_BSP_SCHEDULE_DELAY, or 512 at once); here each
+ * becomes a `ReadableSpan` (the SDK's export interface) and goes through the official
+ * BatchSpanProcessor and OTLP/HTTP exporter.
  *
  * Why a thread of its own: the same work on the request thread — SDK spans, their batching, the
- * OTLP serialising and the HTTP export, code that runs once a second next to code that runs for
+ * OTLP serialising and the HTTP export, code that runs now and then next to code that runs for
  * every request — cost the gateway several per cent of its CPU per request, far more than the
- * microseconds it takes in a tight loop (docs/performance.md, issue 17). Here it slows no request.
+ * microseconds it takes in a tight loop. Here it runs beside the requests rather than between
+ * them; its CPU is still the process's, and is counted (docs/performance.md, issue 17).
  */
 import {
   createTraceState,
