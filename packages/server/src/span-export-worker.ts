@@ -30,13 +30,12 @@ import type { SpanRecord } from "./span-records.ts";
 
 /** What the request thread sends; `epochOffset` turns its performance.now() times into epoch ms. */
 export type ToExporter =
-  | { type: "start"; url: string; service: string; scheduleDelayMs: number }
+  | { type: "start"; url: string; service: string }
   | { type: "records"; records: SpanRecord[]; epochOffset: number }
-  | { type: "flush"; id: number }
-  | { type: "stop"; id: number };
+  | { type: "stop" };
 
 export type FromExporter =
-  | { type: "done"; id: number }
+  | { type: "stopped" }
   | { type: "diag"; level: "warn" | "error"; message: string };
 
 declare const self: Worker;
@@ -145,10 +144,9 @@ self.onmessage = async (event: MessageEvent<ToExporter>) => {
         DiagLogLevel.WARN,
       );
       resource = resourceFromAttributes({ "service.name": message.service });
-      processor = new BatchSpanProcessor({
-        exporter: new FetchTraceExporter(message.url),
-        scheduledDelayMillis: message.scheduleDelayMs,
-      });
+      // Its queue (2048 at most) and batches of 512; no wait of its own: each batch that comes
+      // in is flushed at once.
+      processor = new BatchSpanProcessor({ exporter: new FetchTraceExporter(message.url) });
       return;
     }
     case "records": {
@@ -160,19 +158,15 @@ self.onmessage = async (event: MessageEvent<ToExporter>) => {
       await settle(processor.forceFlush());
       return;
     }
-    case "flush":
-      await settle(processor?.forceFlush());
-      reply({ type: "done", id: message.id });
-      return;
     case "stop":
       await settle(processor?.shutdown());
       processor = undefined;
-      reply({ type: "done", id: message.id });
+      reply({ type: "stopped" });
       return;
   }
 };
 
-/** A failed last export (the collector down) is reported, and the flush or stop still ends. */
+/** A failed export (the collector down) is reported, and a stop still ends. */
 async function settle(work: Promise<void> | undefined): Promise<void> {
   try {
     await work;

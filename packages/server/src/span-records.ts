@@ -9,8 +9,8 @@
  * down code the other 99 never run. With every request on the same path and the spans made
  * later, in batches, the gateway's CPU per request at 1 % sampled fell from 1.15 to 1.09–1.13
  * times that with tracing off; made and exported in a worker, to 1.05–1.10 (docs/performance.md,
- * issue 17). Child spans (SQL, Redis, a sandbox run) are still made
- * live by `withSpan`, under the server span's ids, and exported from the request thread.
+ * issue 17). Child spans (SQL, Redis, a sandbox run) are still made live by `withSpan`, under
+ * the server span's ids, and exported from the request thread.
  */
 import { type Attributes, SpanKind } from "@opentelemetry/api";
 import { currentScope, pathOf, type RequestScope } from "./request-scope.ts";
@@ -35,7 +35,7 @@ export type SpanRecord = {
 
 const pending: SpanRecord[] = [];
 /** A full batch (the OTLP exporter's 512) goes at once, not at the next tick of the timer. */
-export const EXPORT_BATCH_SIZE = 512;
+const EXPORT_BATCH_SIZE = 512;
 let onFullBatch: (() => void) | undefined;
 
 /** What to call when a full batch is waiting (tracing.ts hands it to the export worker). */
@@ -149,8 +149,3 @@ export function errorType(error: unknown): string {
   }
   return error instanceof Error ? error.name : "unknown";
 }
-
-/** Drops what was not made yet (tracing stopped in tests without an export). */
-export const clearRecords = (): void => {
-  pending.length = 0;
-};

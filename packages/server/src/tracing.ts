@@ -33,7 +33,7 @@ import {
   scopeContextManager,
 } from "./request-scope.ts";
 import { type SpanExport, startSpanExport } from "./span-export.ts";
-import { clearRecords, errorType, takeRecords, whenBatchFull } from "./span-records.ts";
+import { errorType, takeRecords, whenBatchFull } from "./span-records.ts";
 import { parseTraceparent, randomSpanId, randomTraceId, traceparentOf } from "./trace-context.ts";
 
 export { type Span, SpanKind } from "@opentelemetry/api";
@@ -81,7 +81,7 @@ export async function startTracing(opts: {
   sampleRatio = opts.env.OTEL_TRACES_SAMPLER_ARG;
   const service = opts.env.OTEL_SERVICE_NAME ?? opts.service;
   const scheduleDelayMs = opts.env.OTEL_BSP_SCHEDULE_DELAY;
-  const exporting = startSpanExport({ url, service, scheduleDelayMs, logger: opts.logger });
+  const exporting = startSpanExport({ url, service, logger: opts.logger });
   recordExport = exporting;
   // The records go in batches, every OTEL_BSP_SCHEDULE_DELAY or as soon as a full one (512) is
   // waiting, and the worker sends each as it comes: a span leaves within the delay, and the
@@ -140,8 +140,9 @@ export async function stopTracing(): Promise<void> {
   const exporting = recordExport;
   clearInterval(recordTimer);
   whenBatchFull(undefined);
-  exporting?.send(takeRecords());
-  clearRecords();
+  // Whatever was recorded goes out before the worker stops.
+  const left = takeRecords();
+  exporting?.send(left);
   recordExport = undefined;
   sampleRatio = 1;
   on = false;

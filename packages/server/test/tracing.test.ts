@@ -52,6 +52,22 @@ async function send(path: string, headers: Record<string, string> = {}) {
   return response;
 }
 
+/** Tracing on, every request recorded, spans to `endpoint` when a batch is full or on stop. */
+const tracingTo = (
+  endpoint: string,
+  more: { service?: string; childSpans?: boolean; scheduleDelayMs?: number } = {},
+) =>
+  startTracing({
+    service: more.service ?? "traced",
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_TRACES_SAMPLER_ARG: 1,
+      OTEL_BSP_SCHEDULE_DELAY: more.scheduleDelayMs ?? 60_000,
+    },
+    logger,
+    ...(more.childSpans === undefined ? {} : { childSpans: more.childSpans }),
+  });
+
 /** Log lines for one request id. */
 const linesOf = (requestId: string) => sink.lines().filter((line) => line.requestId === requestId);
 
@@ -94,15 +110,7 @@ describe("tracing on", async () => {
   afterAll(() => collector.close());
 
   test("an endpoint turns it on", async () => {
-    const on = await startTracing({
-      service: "traced",
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-        OTEL_TRACES_SAMPLER_ARG: 1,
-        OTEL_BSP_SCHEDULE_DELAY: 60_000,
-      },
-      logger,
-    });
+    const on = await tracingTo(collector.endpoint);
     expect(on).toBe(true);
     expect(tracingEnabled()).toBe(true);
   });
@@ -197,16 +205,7 @@ describe("tracing on without child spans (the gateway)", async () => {
   afterAll(() => collector.close());
 
   test("no SDK: withSpan makes no span, nothing is registered, the request's span is exported", async () => {
-    const on = await startTracing({
-      service: "traced",
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-        OTEL_TRACES_SAMPLER_ARG: 1,
-        OTEL_BSP_SCHEDULE_DELAY: 60_000,
-      },
-      logger,
-      childSpans: false,
-    });
+    const on = await tracingTo(collector.endpoint, { childSpans: false });
     expect(on).toBe(true);
     expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
     await send("/items/9", { "x-request-id": "req-no-children" });
@@ -223,15 +222,10 @@ describe("batches of recorded spans", async () => {
   afterAll(() => collector.close());
 
   test("a full batch of 512 is exported at once, long before the schedule delay", async () => {
-    await startTracing({
+    await tracingTo(collector.endpoint, {
       service: "batched",
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-        OTEL_TRACES_SAMPLER_ARG: 1,
-        OTEL_BSP_SCHEDULE_DELAY: 600_000,
-      },
-      logger,
       childSpans: false,
+      scheduleDelayMs: 600_000,
     });
     try {
       // One server span each: 511 wait for the timer, the 512th sends them all.
