@@ -30,7 +30,11 @@ type Service = {
   ports?: string[];
 };
 const compose = Bun.YAML.parse(await Bun.file(join(root, "docker-compose.yml")).text()) as {
-  services: Record<string, Service>;
+  services: Record<
+    string,
+    Service & { networks?: string[] | Record<string, { ipv4_address?: string }> }
+  >;
+  networks: Record<string, { ipam?: { config?: { subnet: string; ip_range?: string }[] } }>;
 };
 const service = (name: string): Service => {
   const found = compose.services[name];
@@ -83,6 +87,44 @@ describe("docker-compose.yml", () => {
       expect(env[`${app.toUpperCase()}_URL`]).toBe(`http://${app}:${PORTS[app]}`);
     }
     expect(service("gateway").ports).toEqual(["3000:3000"]);
+  });
+});
+
+/** An IPv4 CIDR block's first and last address, as numbers. */
+function block(cidr: string): { first: number; last: number } {
+  const [address = "", bits = "32"] = cidr.split("/");
+  const value = address.split(".").reduce((sum, octet) => sum * 256 + Number(octet), 0);
+  const size = 2 ** (32 - Number(bits));
+  const first = value - (value % size);
+  return { first, last: first + size - 1 };
+}
+const addressOf = (ip: string) => block(ip).first;
+
+describe("the compose network", () => {
+  const config = compose.networks.platform?.ipam?.config?.[0];
+  const subnet = block(config?.subnet ?? "");
+  const range = block(config?.ip_range ?? "");
+
+  // podman 4.3 hands out every address of ip_range, the subnet's broadcast address included: a
+  // container given 172.30.0.255 could be reached by no other (ECONNREFUSED), and a CI run lost
+  // five minutes before the stack came up on the second attempt (docs/containers.md).
+  test("hands out neither the subnet's network nor its broadcast address", () => {
+    expect(config?.ip_range).toBeDefined();
+    expect(range.first).toBeGreaterThan(subnet.first);
+    expect(range.last).toBeLessThan(subnet.last);
+  });
+
+  test("gives fixed addresses from the subnet, outside the range handed out", () => {
+    const fixed = Object.entries(compose.services).flatMap(([name, svc]) => {
+      const networks = Array.isArray(svc.networks) ? {} : (svc.networks ?? {});
+      const ip = networks.platform?.ipv4_address;
+      return ip ? [[name, addressOf(ip)] as const] : [];
+    });
+    expect(fixed.map(([name]) => name)).toEqual(["gateway"]);
+    for (const [name, ip] of fixed) {
+      expect(ip > subnet.first && ip < subnet.last, `${name} in the subnet`).toBe(true);
+      expect(ip >= range.first && ip <= range.last, `${name} outside the range`).toBe(false);
+    }
   });
 });
 
