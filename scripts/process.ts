@@ -11,6 +11,8 @@ export async function sh(
     echo?: boolean;
     /** Killed (SIGKILL) past this; its exit code is then non-zero and a line says why. */
     timeoutMs?: number;
+    /** Killed when this aborts (SIGKILL with `timeoutMs`, else SIGTERM). */
+    signal?: AbortSignal;
   } = {},
 ): Promise<Ran> {
   const proc = Bun.spawn(cmd, {
@@ -19,6 +21,7 @@ export async function sh(
     stdout: "pipe",
     stderr: "pipe",
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const started = Date.now();
   // What has arrived so far, kept outside the readers: a command whose own children still hold
@@ -56,7 +59,7 @@ export async function sh(
     );
   }
   const { stdout, stderr } = text;
-  if (proc.signalCode === "SIGKILL" && opts.timeoutMs) {
+  if (proc.signalCode === "SIGKILL" && opts.timeoutMs && !opts.signal?.aborted) {
     const line = `\n!! ${cmd.join(" ")} did not finish within ${opts.timeoutMs / 1000} s: killed\n`;
     process.stderr.write(line);
     return { code: code || 137, stdout, stderr: stderr + line };

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { must, sh } from "../../scripts/process.ts";
 import { buildBaseImages } from "../images/build.ts";
 import { podmanEnv } from "../podman.ts";
-import { diagnose } from "./diagnose.ts";
+import { type Diagnosis, diagnose } from "./diagnose.ts";
 
 const root = join(import.meta.dir, "../..");
 const PROJECT = "platformcheck";
@@ -36,6 +36,13 @@ const SERVICES = Object.keys(
   ).services,
 ).length;
 const UP_TIMEOUT_MS = 300_000;
+/**
+ * The stack is healthy within 15–40 s when all is well: past a minute, the first attempt asks
+ * every half minute whether podman's network is at fault, rather than waiting out `up` and the
+ * health wait (5 minutes each).
+ */
+const NETWORK_CHECK_AFTER_MS = 60_000;
+const NETWORK_CHECK_EVERY_MS = 30_000;
 
 const seccompProfile = join(root, "apps/runner/docker-seccomp.json");
 const env = podmanEnv({ seccompProfile });
@@ -130,10 +137,20 @@ function healthLoop() {
   };
 }
 
+/** The first attempt stopped early: podman's network is at fault, and this says how. */
+class NetworkAtFault extends Error {
+  constructor(
+    message: string,
+    readonly diagnosis: Diagnosis,
+  ) {
+    super(message);
+  }
+}
+
 /** Until every container of the project reports healthy (its healthcheck run by the loop). */
-async function allHealthy(deadline: number) {
+async function allHealthy(deadline: number, stop: AbortSignal) {
   let states = "";
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !stop.aborted) {
     states = (
       await must(
         [
@@ -155,6 +172,28 @@ async function allHealthy(deadline: number) {
   throw new Error(`not every service became healthy:\n${states}`);
 }
 
+/**
+ * Past a minute, and every half minute after, whether podman's network is at fault: if so, the
+ * attempt ends there (NetworkAtFault) instead of waiting out `up` and the health wait, up to
+ * 5 minutes each. Returns, without a verdict, once `stop` aborts.
+ */
+async function watchNetwork(stop: AbortSignal) {
+  const started = Date.now();
+  let next = started + NETWORK_CHECK_AFTER_MS;
+  while (!stop.aborted) {
+    if (Date.now() >= next) {
+      const diagnosis = await diagnose(PROJECT, env);
+      if (stop.aborted) return;
+      if (diagnosis.networkTrouble) {
+        const seconds = ((Date.now() - started) / 1000).toFixed(0);
+        throw new NetworkAtFault(`not healthy after ${seconds} s`, diagnosis);
+      }
+      next = Date.now() + NETWORK_CHECK_EVERY_MS;
+    }
+    await Bun.sleep(1000);
+  }
+}
+
 async function imageSizes(): Promise<string> {
   const rows = await must(["podman", "images", "--format", "{{.Repository}}:{{.Tag}}\t{{.Size}}"], {
     env,
@@ -172,23 +211,30 @@ const composeEnv = {
   DOCKER_HOST: api.host,
   ADMISSIONS_JWT_SECRET: crypto.getRandomValues(new Uint8Array(32)).toHex(),
 };
-const compose = (...args: string[]) =>
+const compose = (args: string[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
   sh(
     ["docker-compose", "-p", PROJECT, "-f", composeCopy(dir), "--project-directory", root, ...args],
-    {
-      env: composeEnv,
-      echo: true,
-    },
+    { env: composeEnv, echo: true, ...opts },
   );
-/** `up`, then every service healthy (`up` waits only for what others depend on). */
-async function bringUp() {
+/**
+ * `up`, then every service healthy (`up` waits only for what others depend on). With
+ * `watchingNetwork`, a network found at fault ends the attempt early; `up` is then killed, so
+ * the `down` that follows never runs beside it.
+ */
+async function bringUp(watchingNetwork: boolean) {
   const upStarted = performance.now();
-  const up = await Promise.race([
-    compose("up", "-d"),
-    Bun.sleep(UP_TIMEOUT_MS).then(() => ({ code: 124 })),
-  ]);
-  if (up.code !== 0) throw new Error(`docker-compose up failed (${up.code})`);
-  await allHealthy(Date.now() + UP_TIMEOUT_MS);
+  const stop = new AbortController();
+  const attempt = (async () => {
+    const up = await compose(["up", "-d"], { timeoutMs: UP_TIMEOUT_MS, signal: stop.signal });
+    if (up.code !== 0) throw new Error(`docker-compose up failed (${up.code})`);
+    await allHealthy(Date.now() + UP_TIMEOUT_MS, stop.signal);
+  })();
+  try {
+    await Promise.race([attempt, ...(watchingNetwork ? [watchNetwork(stop.signal)] : [])]);
+  } finally {
+    stop.abort();
+    await attempt.catch(() => {}); // settled: `up` and the health wait have ended
+  }
   say(`every service healthy after ${((performance.now() - upStarted) / 1000).toFixed(0)} s`);
 }
 
@@ -197,24 +243,25 @@ const stopHealth = healthLoop();
 try {
   const started = performance.now();
   await buildBaseImages();
-  const built = await compose("build", "--quiet");
+  const built = await compose(["build", "--quiet"]);
   if (built.code !== 0) throw new Error("docker-compose build failed");
   say(
     `images built in ${((performance.now() - started) / 1000).toFixed(0)} s:\n${await imageSizes()}`,
   );
   try {
-    await bringUp();
+    await bringUp(true);
   } catch (error) {
     // Once, and only when podman's own network was at fault: its DNS server (aardvark-dns 1.4,
     // Debian 12) drops queries while it reloads for each container that starts, and once on a
     // fresh CI machine left every app unable to resolve Redis for as long as the check waited.
     // An app that fails on a working network is a failure, never retried.
-    const diagnosis = await diagnose(PROJECT, env);
+    const diagnosis =
+      error instanceof NetworkAtFault ? error.diagnosis : await diagnose(PROJECT, env);
     if (!diagnosis.networkTrouble) throw error; // printed with the logs below
     console.error(diagnosis.text);
     say(`${(error as Error).message}, and podman's network was at fault (above): once more`);
-    await compose("down", "-v", "--remove-orphans");
-    await bringUp();
+    await compose(["down", "-v", "--remove-orphans"]);
+    await bringUp(false);
   }
   const tests = await sh(["bun", "test", "stack.test.ts"], {
     cwd: import.meta.dir,
@@ -224,12 +271,12 @@ try {
   code = tests.code;
 } catch (error) {
   console.error(`compose: ${(error as Error).message}`);
-  await compose("ps");
-  await compose("logs", "--tail=40");
+  await compose(["ps"]);
+  await compose(["logs", "--tail=40"]);
   console.error((await diagnose(PROJECT, env)).text);
 } finally {
   await stopHealth();
-  await compose("down", "-v", "--remove-orphans");
+  await compose(["down", "-v", "--remove-orphans"]);
   api.stop();
   rmSync(dir, { recursive: true, force: true });
 }
