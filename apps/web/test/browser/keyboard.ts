@@ -33,3 +33,50 @@ export async function typeSignIn(page: Page, email: string, password: string): P
   await page.keyboard.type(password);
   await page.keyboard.press("Enter");
 }
+
+/**
+ * Records, from the page's first script on, every focus change, key press and change event with
+ * its time, so a key that did not do what a test expected can say where it went.
+ */
+export async function recordFocus(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const log: string[] = [];
+    (globalThis as unknown as { focusLog: string[] }).focusLog = log;
+    const name = (target: EventTarget | null) => {
+      if (target === window) return "window";
+      if (!(target instanceof Element)) return String(target);
+      // A link by where it goes: the page has several without an id.
+      const id =
+        target.getAttribute("data-testid") ??
+        (target.id || target.getAttribute("href")?.slice(0, 40));
+      return `<${target.tagName.toLowerCase()}${id ? ` ${id}` : ""}>`;
+    };
+    const note = (what: string) => log.push(`${Math.round(performance.now())} ms ${what}`);
+    addEventListener("focusin", (e) => note(`focus ${name(e.target)}`), true);
+    addEventListener("blur", (e) => {
+      if (e.target === window) note(`window lost focus, active ${name(document.activeElement)}`);
+    });
+    addEventListener(
+      "keydown",
+      (e) => note(`keydown ${(e as KeyboardEvent).key} on ${name(e.target)}`),
+      true,
+    );
+    addEventListener("change", (e) => note(`change ${name(e.target)}`), true);
+  });
+}
+
+/** Presses `key`, then waits for `selector`; if it never shows, says where the focus was and went. */
+export async function pressFor(page: Page, key: string, selector: string): Promise<void> {
+  await page.keyboard.press(key);
+  await page.waitForSelector(selector, { timeout: 5_000 }).catch(async (error: Error) => {
+    const { active, log } = await page.evaluate(() => ({
+      active: document.activeElement
+        ? `<${document.activeElement.tagName.toLowerCase()} ${document.activeElement.getAttribute("data-testid") ?? document.activeElement.id}>`
+        : "nothing",
+      log: (globalThis as unknown as { focusLog?: string[] }).focusLog?.slice(-40) ?? [],
+    }));
+    throw new Error(
+      `${error.message}\nafter ${key}: focus on ${active}; the last events:\n${log.join("\n")}`,
+    );
+  });
+}
