@@ -34,14 +34,15 @@ export async function typeSignIn(page: Page, email: string, password: string): P
   await page.keyboard.press("Enter");
 }
 
+type FocusRecord = { log: string[]; name: (target: EventTarget | null) => string };
+
 /**
  * Records, from the page's first script on, every focus change, key press and change event with
- * its time, so a key that did not do what a test expected can say where it went.
+ * its time, so a key that did not do what a test expected can say where it went (`pressFor`).
  */
 export async function recordFocus(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const log: string[] = [];
-    (globalThis as unknown as { focusLog: string[] }).focusLog = log;
     const name = (target: EventTarget | null) => {
       if (target === window) return "window";
       if (!(target instanceof Element)) return String(target);
@@ -51,6 +52,7 @@ export async function recordFocus(page: Page): Promise<void> {
         (target.id || target.getAttribute("href")?.slice(0, 40));
       return `<${target.tagName.toLowerCase()}${id ? ` ${id}` : ""}>`;
     };
+    (globalThis as unknown as { focusRecord: FocusRecord }).focusRecord = { log, name };
     const note = (what: string) => log.push(`${Math.round(performance.now())} ms ${what}`);
     addEventListener("focusin", (e) => note(`focus ${name(e.target)}`), true);
     addEventListener("blur", (e) => {
@@ -65,18 +67,19 @@ export async function recordFocus(page: Page): Promise<void> {
   });
 }
 
-/** Presses `key`, then waits for `selector`; if it never shows, says where the focus was and went. */
+/**
+ * Presses `key`, then waits for `selector`; if it never shows, says where the focus is and the
+ * last events `recordFocus` saw.
+ */
 export async function pressFor(page: Page, key: string, selector: string): Promise<void> {
   await page.keyboard.press(key);
   await page.waitForSelector(selector, { timeout: 5_000 }).catch(async (error: Error) => {
-    const { active, log } = await page.evaluate(() => ({
-      active: document.activeElement
-        ? `<${document.activeElement.tagName.toLowerCase()} ${document.activeElement.getAttribute("data-testid") ?? document.activeElement.id}>`
-        : "nothing",
-      log: (globalThis as unknown as { focusLog?: string[] }).focusLog?.slice(-40) ?? [],
-    }));
-    throw new Error(
-      `${error.message}\nafter ${key}: focus on ${active}; the last events:\n${log.join("\n")}`,
-    );
+    const seen = await page.evaluate(() => {
+      const record = (globalThis as unknown as { focusRecord?: FocusRecord }).focusRecord;
+      return record
+        ? `focus on ${record.name(document.activeElement)}; the last events:\n${record.log.slice(-40).join("\n")}`
+        : "no focus record (recordFocus was not called)";
+    });
+    throw new Error(`${error.message}\nafter ${key}: ${seen}`);
   });
 }
