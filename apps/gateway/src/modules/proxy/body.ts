@@ -1,9 +1,10 @@
 import type { Route } from "./model.ts";
 
 /**
- * Bodies of idempotent requests up to this size are read whole before sending, so a retry on
- * another replica can send them again. Larger or chunked bodies stream and are never retried: a
- * stream can be read once, and holding megabytes per request to replay them is not worth it.
+ * Bodies up to this size (declared by Content-Length) are read whole before sending, so another
+ * replica can be sent them too: any request after a refused connection, an idempotent one after
+ * a reset. Larger or chunked bodies stream and are never sent twice: a stream can be read once,
+ * and holding megabytes per request to resend them is not worth it.
  */
 export const REPLAYABLE_BODY_BYTES = 64 * 1024;
 
@@ -13,7 +14,9 @@ export const isIdempotent = (request: Request) =>
 
 export type OutgoingBody = {
   body: ReadableStream<Uint8Array> | ArrayBuffer | null;
-  /** Can the same request be sent again to another replica? */
+  /** Can the body be sent again (none, or read whole)? Enough after a refused connection. */
+  resendable: boolean;
+  /** …and is the request safe to repeat? Needed once a replica may have seen it. */
   replayable: boolean;
   /** Did a chunked body run past the route's limit? (set while it streams) */
   exceeded: () => boolean;
@@ -49,9 +52,12 @@ export async function outgoingBody(
   let exceeded = false;
   const exceededNow = () => exceeded;
   const idempotent = isIdempotent(request);
-  if (!request.body) return { body: null, replayable: idempotent, exceeded: exceededNow };
-  if (idempotent && declared !== null && Number(declared) <= REPLAYABLE_BODY_BYTES) {
-    return { body: await request.arrayBuffer(), replayable: true, exceeded: exceededNow };
+  if (!request.body) {
+    return { body: null, resendable: true, replayable: idempotent, exceeded: exceededNow };
+  }
+  if (declared !== null && Number(declared) <= REPLAYABLE_BODY_BYTES) {
+    const body = await request.arrayBuffer();
+    return { body, resendable: true, replayable: idempotent, exceeded: exceededNow };
   }
   const body =
     declared === null
@@ -59,5 +65,5 @@ export async function outgoingBody(
           exceeded = true;
         })
       : request.body;
-  return { body, replayable: false, exceeded: exceededNow };
+  return { body, resendable: false, replayable: false, exceeded: exceededNow };
 }

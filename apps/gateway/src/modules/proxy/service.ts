@@ -71,16 +71,18 @@ async function send(
  * Content-Length over the route's limit is refused before anything is sent. The timeout covers
  * the time to the upstream's response headers (all attempts together); the body then streams at
  * the client's pace. A replica that refuses the connection or resets it before answering is
- * ejected, and an idempotent request (GET, HEAD, or one with Idempotency-Key) is sent once more
- * to another replica: repeating it is harmless by definition (a replica killed mid-request is
- * the common case, docs/reliability.md). Nothing else is replayed: not other requests (a POST
- * could run twice), not after a timeout (the replica may still be working on it).
+ * ejected, and the request is sent once more to another replica when that cannot run it twice:
+ * after a refused connection any request (nothing reached the first replica; a replica closing
+ * its listener as it stops is the common case) whose body could be kept, after a reset only an
+ * idempotent one (GET, HEAD, or with Idempotency-Key: a replica killed mid-request is the common
+ * case, docs/reliability.md). Nothing else is sent twice: not a POST after a reset (it may have
+ * run), not after a timeout (the replica may still be working on it).
  */
 export async function forward(request: Request, pool: Pool, path: string, who: ForwardedFor) {
   const { route } = pool;
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > route.maxBodyBytes) throw tooLarge(route);
-  const { body, replayable, exceeded } = await outgoingBody(request, route, declared);
+  const { body, resendable, replayable, exceeded } = await outgoingBody(request, route, declared);
 
   const abort = new AbortController();
   let timedOut = false;
@@ -136,11 +138,12 @@ export async function forward(request: Request, pool: Pool, path: string, who: F
             detail: `${route.upstream} did not answer within ${route.timeoutMs} ms`,
           });
         }
-        // Refused or reset before any answer: the replica is unwell, and an idempotent request
-        // may go once to another.
+        // Refused or reset before any answer: the replica is unwell, and the request may go
+        // once to another if that cannot run it twice.
         const broke = kind === "refused" || kind === "reset";
         if (broke) eject(pool, replica, reason);
-        const retry = broke && replayable && attempt === 1;
+        const safe = kind === "refused" ? resendable : replayable;
+        const retry = broke && safe && attempt === 1;
         const next = retry ? pick(pool, replica) : undefined;
         if (!next) {
           throw new HttpProblem("BAD_GATEWAY", {
