@@ -8,7 +8,9 @@
  */
 
 export type Outcome = {
+  /** When the request was sent (epoch ms), and how long its answer took. */
   at: number;
+  ms: number;
   kind: string;
   status: number;
   idempotent: boolean;
@@ -29,7 +31,29 @@ const PDF = new TextEncoder().encode(
   "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\nstartxref\n0\n%%EOF\n",
 );
 
-type Journey = { email: string; token?: string; applicationId?: string; step: number };
+type Journey = {
+  email: string;
+  token?: string;
+  applicationId?: string;
+  /** The next step (0 register … 4 payment); 5 when done. */
+  step: number;
+  /** A step of it is in flight: the next journey slot goes to another applicant. */
+  busy: boolean;
+};
+
+/**
+ * The load is open (paced by the clock) but bounded where a request is costly: at most this
+ * many of each kind in flight. A slot that finds its kind at the bound reads the catalog
+ * instead, as a waiting user would, and is counted (`heldBack`). Unbounded, a slower machine
+ * fed on itself: slow answers made every journey slot a new registration (a password hash
+ * each), runs and benchmarks queued past the servers' 30 s idle timeout, and the extra work
+ * slowed everything further. On a quiet 2-core machine (2026-11-29) a run held back about a
+ * third of the journey slots (sign-in and registration take 0.3–1 s: a password hash each), a
+ * sixth of the run slots and a handful of benchmarks; on one held to 1.2 CPUs, most journey
+ * slots: what the machine can carry is what is drilled, not more.
+ */
+const MAX_IN_FLIGHT = { journey: 12, run: 6, benchmark: 2 } as const;
+type Bounded = keyof typeof MAX_IN_FLIGHT;
 
 export function startLoad(base: string, rate: number, intakeId: string) {
   const outcomes: Outcome[] = [];
@@ -40,21 +64,26 @@ export function startLoad(base: string, rate: number, intakeId: string) {
     documents: [],
     payments: [],
   };
+  /** Journeys begun and not finished. */
   const journeys: Journey[] = [];
   let seq = 0;
+  let inFlight = 0;
   let running = true;
 
   async function send(kind: string, path: string, init: RequestInit = {}, idempotent = false) {
     const at = Date.now();
+    inFlight++;
     try {
       const res = await fetch(base + path, init);
       const body = await res.text();
       const problem = (res.headers.get("content-type") ?? "").includes("application/problem+json");
-      outcomes.push({ at, kind, status: res.status, idempotent, problem });
+      outcomes.push({ at, ms: Date.now() - at, kind, status: res.status, idempotent, problem });
       return { status: res.status, body };
     } catch {
-      outcomes.push({ at, kind, status: 0, idempotent, problem: false });
+      outcomes.push({ at, ms: Date.now() - at, kind, status: 0, idempotent, problem: false });
       return { status: 0, body: "" };
+    } finally {
+      inFlight--;
     }
   }
   const json = (body: unknown, headers: Record<string, string> = {}) => ({
@@ -65,14 +94,15 @@ export function startLoad(base: string, rate: number, intakeId: string) {
 
   /** The next step of a journey in progress (or a new one): one request. */
   async function journeyStep(n: number) {
-    const journey = journeys.find((j) => j.step < 5) ?? {
-      email: `drill-${n}@example.com`,
-      step: 0,
-    };
-    if (journey.step === 0) journeys.push(journey);
+    let journey = journeys.find((j) => !j.busy);
+    if (!journey) {
+      if (journeys.length >= MAX_IN_FLIGHT.journey) return holdBack("journey");
+      journey = { email: `drill-${n}@example.com`, step: 0, busy: false };
+      journeys.push(journey);
+    }
+    journey.busy = true;
     const auth = { authorization: `Bearer ${journey.token}` };
     const step = journey.step;
-    journey.step = 9; // taken: a parallel request starts another journey meanwhile
     let next = step;
     if (step === 0) {
       const r = await send(
@@ -125,6 +155,21 @@ export function startLoad(base: string, rate: number, intakeId: string) {
       next = r.status === 201 || r.status === 200 ? 5 : 4;
     }
     journey.step = next;
+    journey.busy = false;
+    if (next === 5) journeys.splice(journeys.indexOf(journey), 1);
+  }
+
+  const heldBack: Record<Bounded, number> = { journey: 0, run: 0, benchmark: 0 };
+  const inFlightOf: Record<Bounded, number> = { journey: 0, run: 0, benchmark: 0 };
+  function holdBack(kind: Bounded) {
+    heldBack[kind]++;
+    return send("catalog", "/api/v1/catalog/programs/", {}, true);
+  }
+  /** A costly request, sent unless its kind is at its bound. */
+  function bounded(kind: Exclude<Bounded, "journey">, request: () => Promise<unknown>) {
+    if (inFlightOf[kind] >= MAX_IN_FLIGHT[kind]) return holdBack(kind);
+    inFlightOf[kind]++;
+    return request().finally(() => inFlightOf[kind]--);
   }
 
   /** One request of the mix, by its sequence number (per 200: 70 board, 40 scores, 30 catalog, 20 pages, 30 journey steps, 9 runs, 1 benchmark). */
@@ -139,27 +184,33 @@ export function startLoad(base: string, rate: number, intakeId: string) {
     if (slot < 140) return send("catalog", "/api/v1/catalog/programs/", {}, true);
     if (slot < 160) return send("page", slot % 2 ? "/" : "/game/", {}, true);
     if (slot < 190) return journeyStep(n);
-    if (slot < 199) return send("run", "/api/run", json({ code: "console.log(6 * 7)" }));
-    return send("benchmark", "/api/benchmark", json({ type: "json" }));
+    if (slot < 199) {
+      return bounded("run", () => send("run", "/api/run", json({ code: "console.log(6 * 7)" })));
+    }
+    return bounded("benchmark", () => send("benchmark", "/api/benchmark", json({ type: "json" })));
   }
 
   const done = (async () => {
-    const inFlight = new Set<Promise<unknown>>();
+    const pending = new Set<Promise<unknown>>();
     const started = performance.now();
     while (running) {
       const n = seq++;
-      const p = one(n).finally(() => inFlight.delete(p));
-      inFlight.add(p);
+      const p = one(n).finally(() => pending.delete(p));
+      pending.add(p);
       // Paced by the clock, not by sleeps: a slow moment is caught up, the rate stays the rate.
       const due = started + ((n + 1) * 1000) / rate;
       await Bun.sleep(Math.max(0, due - performance.now()));
     }
-    await Promise.all(inFlight);
+    await Promise.all(pending);
   })();
 
   return {
     outcomes,
     acked,
+    /** Slots of each costly kind given to a catalog read: their kind was at its bound. */
+    heldBack,
+    /** Requests sent and not answered yet (progress lines print it). */
+    inFlight: () => inFlight,
     async stop() {
       running = false;
       await done;

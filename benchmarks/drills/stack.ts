@@ -11,7 +11,20 @@ import { testBackends } from "../../scripts/backends.ts";
 
 export const APPS = ["admissions", "leaderboard", "runner", "bench", "web"] as const;
 export type AppName = (typeof APPS)[number];
-export type Replica = { app: AppName; index: number; port: number; proc?: Bun.Subprocess };
+export type Replica = {
+  app: AppName;
+  index: number;
+  port: number;
+  proc?: Bun.Subprocess;
+};
+/** A replica that exited while nobody was stopping it, with the end of what it printed. */
+export type Crash = {
+  replica: string;
+  at: number;
+  exitCode: number | null;
+  signal: string | null;
+  output: string;
+};
 
 const root = join(import.meta.dir, "../..");
 const sh = (cmd: string[]) => Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
@@ -53,7 +66,7 @@ export async function startStack() {
 
   const common = {
     ...process.env,
-    LOG_LEVEL: "error",
+    LOG_LEVEL: "warn",
     HOST: "127.0.0.1",
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     // The load comes from one address: the per-client limits are not what is drilled.
@@ -88,13 +101,45 @@ export async function startStack() {
   for (const app of APPS) {
     for (const index of [1, 2]) replicas.push({ app, index, port: await freePort() });
   }
+  const crashes: Crash[] = [];
+  /** Processes the drill stopped (kill -9, SIGTERM): any other exit is a crash, and reported. */
+  const stopped = new WeakSet<Bun.Subprocess>();
+  let starts = 0;
   const startReplica = (r: Replica) => {
+    // Each start prints to files of its own, read back only if it dies unasked.
+    const out = join(tmp, `${r.app}-${r.index}-${++starts}`);
     r.proc = Bun.spawn(["bun", "src/index.ts"], {
       cwd: join(root, "apps", r.app),
       env: { ...common, [`${r.app.toUpperCase()}_PORT`]: String(r.port) },
-      stdout: "ignore",
-      stderr: "ignore",
+      stdout: Bun.file(`${out}.log`),
+      stderr: Bun.file(`${out}.err`),
+      onExit: async (proc, exitCode, signal) => {
+        if (stopped.has(proc)) return;
+        const at = Date.now();
+        const tail = async (path: string) =>
+          (
+            await Bun.file(path)
+              .text()
+              .catch(() => "")
+          )
+            .split("\n")
+            .slice(-15)
+            .join("\n");
+        crashes.push({
+          replica: `${r.app} ${r.index}`,
+          at,
+          exitCode,
+          signal: signal === null ? null : String(signal),
+          output: `${await tail(`${out}.err`)}\n${await tail(`${out}.log`)}`.trim(),
+        });
+      },
     });
+  };
+  /** Stops a replica on purpose (kill -9 or SIGTERM): its exit is not a crash. */
+  const stopReplica = (r: Replica, signal: "SIGKILL" | "SIGTERM") => {
+    if (r.proc) stopped.add(r.proc);
+    r.proc?.kill(signal);
+    return r.proc?.exited;
   };
   for (const r of replicas) startReplica(r);
   for (const r of replicas)
@@ -132,6 +177,8 @@ export async function startStack() {
     admin,
     replicas,
     startReplica,
+    stopReplica,
+    crashes,
     psql,
     /** Our Redis's members of a hash (acknowledged leaderboard entries are looked for there). */
     redisHashValues: (key: string) =>
@@ -145,16 +192,20 @@ export async function startStack() {
     },
     startRedis,
     gatewayLogText: () => gatewayLog.text(),
-    /** Upstream failures the gateway logged, by `upstream kind reason`. */
-    async upstreamFailures(): Promise<Record<string, number>> {
-      const counts: Record<string, number> = {};
+    /** Upstream failures the gateway logged: when (epoch ms), and `upstream kind reason`. */
+    async upstreamFailures(): Promise<{ at: number; what: string }[]> {
+      const failures: { at: number; what: string }[] = [];
       for (const line of (await gatewayLog.text()).split("\n")) {
         if (!line.includes('"upstream failed"')) continue;
-        const f = JSON.parse(line) as { upstream: string; kind: string; reason: string };
-        const key = `${f.upstream} ${f.kind} ${f.reason}`;
-        counts[key] = (counts[key] ?? 0) + 1;
+        const f = JSON.parse(line) as {
+          time: string;
+          upstream: string;
+          kind: string;
+          reason: string;
+        };
+        failures.push({ at: Date.parse(f.time), what: `${f.upstream} ${f.kind} ${f.reason}` });
       }
-      return counts;
+      return failures;
     },
     /** Stopping the cluster is only possible on this machine's own (not a TEST_DATABASE_URL). */
     canStopPostgres: !process.env.TEST_DATABASE_URL,
@@ -162,8 +213,7 @@ export async function startStack() {
     startPostgres: () => pgctl("start"),
     async stop() {
       gateway.kill("SIGTERM");
-      for (const r of replicas) r.proc?.kill("SIGTERM");
-      await Promise.all([gateway.exited, ...replicas.map((r) => r.proc?.exited)]);
+      await Promise.all([gateway.exited, ...replicas.map((r) => stopReplica(r, "SIGTERM"))]);
       redis?.kill("SIGTERM");
       await redis?.exited;
       sh(["su", "postgres", "-c", `dropdb --if-exists ${database}`]);
