@@ -275,6 +275,37 @@ describe("detection at start-up", () => {
     },
   );
 
+  test("a probe out of time is asked again with a longer deadline: found, not missing", async () => {
+    const layers = await detectKernelLayers({
+      // 1 ms: no probe answers that fast, so each layer's first attempt runs out of time.
+      probeDeadlinesMs: [1, 10_000],
+      bunPath: process.execPath,
+      bwrapPath,
+      harnessDir: await testHarness(),
+      libraries: testLibraries,
+      limits: defaultLimits(128),
+      workRoot: join(TEST_ROOT, "probe-retried"),
+    });
+    expect(layers.seccomp.on).toBe(true);
+    expect(layers.rlimits.on).toBe(true);
+    if (bwrapPath) expect(layers.namespaces.on).toBe(true);
+  });
+
+  test("a probe out of time at every deadline: the layer is off, and says so", async () => {
+    const layers = await detectKernelLayers({
+      probeDeadlinesMs: [1, 1],
+      bunPath: process.execPath,
+      bwrapPath: null,
+      harnessDir: await testHarness(),
+      libraries: testLibraries,
+      limits: defaultLimits(128),
+      workRoot: join(TEST_ROOT, "probe-out-of-time"),
+    });
+    const outOfTime = { on: false, detail: "the probe did not answer within 1, 1 ms" };
+    expect(layers.seccomp).toEqual(outOfTime);
+    expect(layers.rlimits).toEqual(outOfTime);
+  });
+
   test("without bubblewrap, namespaces are reported missing and the rest still detected", async () => {
     const layers = await detectKernelLayers({
       bunPath: process.execPath,

@@ -40,7 +40,18 @@ report.maxOpenFiles = /Max open files\\s+(\\d+)/.exec(read("/proc/self/limits"))
 console.log(JSON.stringify(report));
 `;
 
+/**
+ * Each probe's deadlines, one attempt each. A probe that runs out of time has found nothing (a
+ * host busy starting several apps at once is slow, not unsafe): it is asked again with longer,
+ * and only a probe that answers, or the last deadline, decides. With one 5 s deadline a replica
+ * restarted on a busy 2-core machine found namespaces and limits "missing" and refused every
+ * program until it was restarted again (the failure drills, 2026-11-29).
+ */
+export const PROBE_DEADLINES_MS = [5_000, 15_000, 30_000];
+
 export type DetectOptions = {
+  /** Tests shorten them. */
+  probeDeadlinesMs?: readonly number[];
   bunPath: string;
   bwrapPath: string | null;
   harnessDir: string;
@@ -49,14 +60,20 @@ export type DetectOptions = {
   workRoot: string;
 };
 
-async function probe(spec: SandboxSpec, workRoot: string, hostPath: string) {
+async function probeOnce(
+  spec: SandboxSpec,
+  workRoot: string,
+  hostPath: string,
+  deadlineMs: number,
+) {
   const sandbox = startSandbox(spec, workRoot);
   try {
     await sandbox.ready;
     const outcome = await sandbox.run(probeProgram(hostPath), {
-      timeoutMs: 5_000,
+      timeoutMs: deadlineMs,
       maxOutputBytes: 64 * 1024,
     });
+    if (outcome.timedOut) return { timedOut: true as const };
     const line = outcome.output.trim().split("\n").at(-1) ?? "";
     try {
       return JSON.parse(line) as ProbeReport;
@@ -66,6 +83,19 @@ async function probe(spec: SandboxSpec, workRoot: string, hostPath: string) {
   } finally {
     await sandbox.dispose();
   }
+}
+
+async function probe(
+  spec: SandboxSpec,
+  workRoot: string,
+  hostPath: string,
+  deadlinesMs: readonly number[],
+): Promise<ProbeReport> {
+  for (const deadlineMs of deadlinesMs) {
+    const report = await probeOnce(spec, workRoot, hostPath, deadlineMs);
+    if (!("timedOut" in report)) return report;
+  }
+  throw new Error(`the probe did not answer within ${deadlinesMs.join(", ")} ms`);
 }
 
 const failed = (error: unknown): LayerStatus => ({
@@ -85,20 +115,23 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
     reuse: false,
   };
   const hostPath = opts.harnessDir;
+  const deadlines = opts.probeDeadlinesMs ?? PROBE_DEADLINES_MS;
   try {
     const namespaces = opts.bwrapPath
-      ? await probe({ ...base, bwrapPath: opts.bwrapPath }, opts.workRoot, hostPath).then(
-          (report) => {
-            const isolated = report.interfaces.every((name) => name === "lo");
-            return isolated && !report.hostPathVisible
-              ? {
-                  on: true,
-                  detail: `bubblewrap; interfaces: ${report.interfaces.join(", ") || "none"}`,
-                }
-              : { on: false, detail: `namespaces not effective: ${JSON.stringify(report)}` };
-          },
-          failed,
-        )
+      ? await probe(
+          { ...base, bwrapPath: opts.bwrapPath },
+          opts.workRoot,
+          hostPath,
+          deadlines,
+        ).then((report) => {
+          const isolated = report.interfaces.every((name) => name === "lo");
+          return isolated && !report.hostPathVisible
+            ? {
+                on: true,
+                detail: `bubblewrap; interfaces: ${report.interfaces.join(", ") || "none"}`,
+              }
+            : { on: false, detail: `namespaces not effective: ${JSON.stringify(report)}` };
+        }, failed)
       : { on: false, detail: "bwrap (bubblewrap) is not installed" };
     // The filter and the limits as the runner will apply them: the filter installed by
     // bubblewrap when the namespaces work (else by the sandbox itself), the limits set on the
@@ -106,19 +139,26 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
     const wrapper = namespaces.on ? opts.bwrapPath : null;
     const installer = wrapper ? "bubblewrap" : "the sandbox";
     const [seccomp, rlimits] = await Promise.all([
-      probe({ ...base, seccomp: true, bwrapPath: wrapper }, opts.workRoot, hostPath).then(
-        (report) => {
-          const holds = report.seccompMode === "2" && report.spawn !== "allowed";
-          return holds && report.socket !== "allowed"
-            ? {
-                on: true,
-                detail: `filter active (installed by ${installer}); process start: ${report.spawn}, socket: ${report.socket}`,
-              }
-            : { on: false, detail: `filter not effective: ${JSON.stringify(report)}` };
-        },
-        failed,
-      ),
-      probe({ ...base, limits: opts.limits, bwrapPath: wrapper }, opts.workRoot, hostPath).then(
+      probe(
+        { ...base, seccomp: true, bwrapPath: wrapper },
+        opts.workRoot,
+        hostPath,
+        deadlines,
+      ).then((report) => {
+        const holds = report.seccompMode === "2" && report.spawn !== "allowed";
+        return holds && report.socket !== "allowed"
+          ? {
+              on: true,
+              detail: `filter active (installed by ${installer}); process start: ${report.spawn}, socket: ${report.socket}`,
+            }
+          : { on: false, detail: `filter not effective: ${JSON.stringify(report)}` };
+      }, failed),
+      probe(
+        { ...base, limits: opts.limits, bwrapPath: wrapper },
+        opts.workRoot,
+        hostPath,
+        deadlines,
+      ).then(
         (report) =>
           report.maxOpenFiles === String(opts.limits.openFiles)
             ? {
