@@ -2,39 +2,16 @@
  * The failure drills: the stack (stack.ts) under steady load (load.ts), and one event per phase
  * — kill -9 one replica of each app in turn (restarted after 2 s), SIGTERM the other replica of
  * every app at once (restarted), Redis stopped for 3 s, PostgreSQL stopped for 3 s, then a
- * phase with nothing stopped — and every acknowledged write looked for. Returns what it measured; run.ts prints it, drills.test.ts
- * holds it to the issue's bar.
+ * phase with nothing stopped — and every acknowledged write looked for (writes.ts). Returns
+ * what it measured; run.ts prints it, drills.test.ts holds it to the issue's bar.
  */
-import { type Acknowledged, type Outcome, startLoad } from "./load.ts";
-import { APPS, type Crash, type Replica, type Stack, startStack } from "./stack.ts";
+import { startLoad } from "./load.ts";
+import { type PhaseReport, seconds, summarise } from "./phases.ts";
+import { APPS, type Crash, lastOutput, type Replica, type Stack, startStack } from "./stack.ts";
+import { openIntake, verify, type Writes } from "./writes.ts";
 
-export type PhaseReport = {
-  name: string;
-  /** What the phase did: a replica killed, a dependency stopped. */
-  kind: "steady" | "kill" | "sigterm" | "redis" | "postgres";
-  /**
-   * Requests answered (or failed) during the phase. A request counts where its answer came: one
-   * sent just before a kill and broken by it is the kill's failure, not the phase's before.
-   */
-  answered: number;
-  failed: number;
-  /** Failed GETs and POSTs with an Idempotency-Key: the gateway may replay them. */
-  failedIdempotent: number;
-  /** Failures that were not a problem+json answer (a 500 page, a dropped connection). */
-  failedWithoutProblem: number;
-  byStatus: Record<string, number>;
-  /** From the event (or, for an outage, from the dependency's return) to the last failure. */
-  lastFailureMs: number | null;
-  /** Restarted replicas: time from their restart to the gateway listing them up again. */
-  rejoinMs: Record<string, number | null>;
-  /** How long the phase lasted (longer than the drill's phase length while a replica rejoins). */
-  durationMs: number;
-  /** The 99th percentile and the slowest of those answers, from sending to answer. */
-  p99Ms: number;
-  slowestMs: number;
-};
+export type { PhaseReport } from "./phases.ts";
 
-export type Found = { acknowledged: number; found: number };
 export type DrillReport = {
   rate: number;
   phaseMs: number;
@@ -48,101 +25,61 @@ export type DrillReport = {
   crashes: Crash[];
   /** What the gateway logged about each failed upstream attempt: phase › `upstream kind reason` › count. */
   upstreamFailures: Record<string, Record<string, number>>;
-  writes: Record<keyof Acknowledged, Found>;
+  writes: Writes;
 };
 
-type HealthBody = { upstreams: Record<string, { replicas: { replica: number; state: string }[] }> };
+type ReplicaView = {
+  replica: number;
+  state: string;
+  readiness: { status: string; reason?: string; httpStatus?: number; latencyMs: number };
+};
+type HealthBody = { upstreams: Record<string, { replicas: ReplicaView[] }> };
 
-async function replicaUp(stack: Stack, r: Replica): Promise<boolean> {
+/** How the gateway sees each replica, by `app index`. */
+async function gatewayView(stack: Stack): Promise<Map<string, ReplicaView>> {
   try {
-    const res = await fetch(`${stack.base}/gateway/health`);
-    const body = (await res.json()) as HealthBody;
-    return body.upstreams[r.app]?.replicas.find((x) => x.replica === r.index)?.state === "up";
+    const body = (await (await fetch(`${stack.base}/gateway/health`)).json()) as HealthBody;
+    return new Map(
+      Object.entries(body.upstreams).flatMap(([app, { replicas }]) =>
+        replicas.map((x) => [`${app} ${x.replica}`, x] as const),
+      ),
+    );
   } catch {
-    return false;
+    return new Map();
   }
 }
 
 /**
- * Restarts a stopped replica and waits (up to 90 s) for the gateway to route to it again. How
- * fast is not the bar (docs/reliability.md): a start-up on a busy 2-core machine has taken
- * over 30 s (the runner's sandbox pool, the bench's warm-up runs).
+ * Restarts stopped replicas and waits (up to 90 s) for the gateway to route to each again: the
+ * time each took, or null. How fast is not the bar (docs/reliability.md): a start-up on a busy
+ * 2-core machine has taken over 30 s (the runner's sandbox pool, the bench's warm-up runs).
  */
-async function restart(stack: Stack, r: Replica): Promise<number | null> {
-  stack.startReplica(r);
+async function restart(stack: Stack, replicas: Replica[]): Promise<Record<string, number | null>> {
+  for (const r of replicas) stack.startReplica(r);
   const started = Date.now();
+  const rejoined: Record<string, number | null> = Object.fromEntries(
+    replicas.map((r) => [r.app, null]),
+  );
+  let view = new Map<string, ReplicaView>();
   while (Date.now() - started < 90_000) {
-    if (await replicaUp(stack, r)) return Date.now() - started;
-    // As often as the gateway checks: each look asks every replica's probe once more.
+    view = await gatewayView(stack);
+    for (const r of replicas) {
+      if (rejoined[r.app] === null && view.get(`${r.app} ${r.index}`)?.state === "up") {
+        rejoined[r.app] = Date.now() - started;
+      }
+    }
+    if (Object.values(rejoined).every((ms) => ms !== null)) break;
+    // One look for all of them, as often as the gateway checks: each look probes every replica.
     await Bun.sleep(500);
   }
-  return null;
-}
-
-async function openIntake(stack: Stack): Promise<string> {
-  const call = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(stack.base + path, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { id: string; accessToken: string };
-  };
-  const { accessToken } = await call("/api/v1/auth/login/", stack.admin);
-  const program = await call(
-    "/api/v1/catalog/programs/",
-    {
-      code: `DRILL-${process.pid}`,
-      name: "Drill Studies",
-      level: "master",
-      department: "Reliability",
-      durationMonths: 12,
-      requiredDocuments: ["transcript"],
-      applicationFee: { amount: 5000, currency: "EUR" },
-    },
-    accessToken,
-  );
-  const now = Date.now();
-  const intake = await call(
-    `/api/v1/catalog/programs/${program.id}/intakes/`,
-    {
-      term: "Autumn",
-      opensAt: new Date(now - 86_400_000).toISOString(),
-      deadline: new Date(now + 30 * 86_400_000).toISOString(),
-      capacity: 100_000,
-    },
-    accessToken,
-  );
-  return intake.id;
-}
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-function summarise(outcomes: Outcome[], from: number, to: number, since: number) {
-  const answeredAt = (o: Outcome) => o.at + o.ms;
-  const inPhase = outcomes.filter((o) => answeredAt(o) >= from && answeredAt(o) < to);
-  const failed = inPhase.filter((o) => o.status === 0 || o.status >= 500);
-  const byStatus: Record<string, number> = {};
-  for (const o of failed) {
-    const key = `${o.kind}:${o.status || "conn"}`;
-    byStatus[key] = (byStatus[key] ?? 0) + 1;
+  for (const r of replicas.filter((r) => rejoined[r.app] === null)) {
+    const seen = view.get(`${r.app} ${r.index}`);
+    const printed = r.output ? await lastOutput(r.output, 5) : "";
+    console.error(
+      `drills: ${r.app} ${r.index} not listed up within 90 s; the gateway's view: ${JSON.stringify(seen ?? null)}; it printed last:\n${printed}`,
+    );
   }
-  const last = failed.at(-1);
-  const latencies = inPhase.map((o) => o.ms).sort((a, b) => a - b);
-  return {
-    answered: inPhase.length,
-    p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
-    slowestMs: latencies.at(-1) ?? 0,
-    failed: failed.length,
-    failedIdempotent: failed.filter((o) => o.idempotent).length,
-    failedWithoutProblem: failed.filter((o) => !o.problem).length,
-    byStatus,
-    lastFailureMs: last ? Math.max(0, answeredAt(last) - since) : null,
-  };
+  return rejoined;
 }
 
 export async function runDrills(rate = 200, phaseMs = 6_000): Promise<DrillReport> {
@@ -189,14 +126,13 @@ export async function runDrills(rate = 200, phaseMs = 6_000): Promise<DrillRepor
         const r = replica(app, 1);
         await stack.stopReplica(r, "SIGKILL");
         await Bun.sleep(2000);
-        return { rejoinMs: { [app]: await restart(stack, r) } };
+        return { rejoinMs: await restart(stack, [r]) };
       });
     }
     await phase("SIGTERM replica 2 of every app, restarted", "sigterm", async () => {
       const twos = APPS.map((app) => replica(app, 2));
       await Promise.all(twos.map((r) => stack.stopReplica(r, "SIGTERM")));
-      const rejoined = await Promise.all(twos.map((r) => restart(stack, r)));
-      return { rejoinMs: Object.fromEntries(twos.map((r, i) => [r.app, rejoined[i] ?? null])) };
+      return { rejoinMs: await restart(stack, twos) };
     });
     await phase("Redis stopped for 3 s", "redis", async () => {
       await stack.stopRedis();
@@ -245,29 +181,4 @@ export async function runDrills(rate = 200, phaseMs = 6_000): Promise<DrillRepor
   } finally {
     await stack.stop();
   }
-}
-
-/** Every acknowledged write, looked for where it must be. */
-function verify(stack: Stack, acked: Acknowledged): DrillReport["writes"] {
-  const inTable = (table: string, column: string, values: string[]) => {
-    const present = new Set(stack.psql(`SELECT ${column} FROM ${table}`));
-    return { acknowledged: values.length, found: values.filter((v) => present.has(v)).length };
-  };
-  // The board keeps its 10 best entries (by design): they must be the 10 best acknowledged
-  // ones (scores rise with the request number), read from Redis itself.
-  const onBoard = new Set(
-    stack
-      .redisHashValues("leaderboard:rank:scores:payload")
-      .map((line) => (JSON.parse(line) as { playerName: string }).playerName),
-  );
-  const best = [...acked.scores]
-    .sort((a, b) => Number(b.slice(6)) - Number(a.slice(6)))
-    .slice(0, 10);
-  return {
-    scores: { acknowledged: best.length, found: best.filter((n) => onBoard.has(n)).length },
-    registrations: inTable("users", "email", acked.registrations),
-    applications: inTable("applications", "id", acked.applications),
-    documents: inTable("documents", "id", acked.documents),
-    payments: inTable("payments", "id", [...new Set(acked.payments)]),
-  };
 }

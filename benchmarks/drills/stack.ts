@@ -16,6 +16,8 @@ export type Replica = {
   index: number;
   port: number;
   proc?: Bun.Subprocess;
+  /** Where its current process prints: `<output>.log` (stdout) and `<output>.err`. */
+  output?: string;
 };
 /** A replica that exited while nobody was stopping it, with the end of what it printed. */
 export type Crash = {
@@ -31,6 +33,20 @@ const sh = (cmd: string[]) => Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe
 const livePath = (app: AppName) => (app === "admissions" ? "/health/live/" : "/health/live");
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** The last lines a replica's process printed (its `output` files). */
+export async function lastOutput(output: string, lines = 15): Promise<string> {
+  const tail = async (path: string) =>
+    (
+      await Bun.file(path)
+        .text()
+        .catch(() => "")
+    )
+      .split("\n")
+      .slice(-lines)
+      .join("\n");
+  return `${await tail(`${output}.err`)}\n${await tail(`${output}.log`)}`.trim();
+}
 
 export async function startStack() {
   const tmp = mkdtempSync(join(tmpdir(), "drills-"));
@@ -108,6 +124,7 @@ export async function startStack() {
   const startReplica = (r: Replica) => {
     // Each start prints to files of its own, read back only if it dies unasked.
     const out = join(tmp, `${r.app}-${r.index}-${++starts}`);
+    r.output = out;
     r.proc = Bun.spawn(["bun", "src/index.ts"], {
       cwd: join(root, "apps", r.app),
       env: { ...common, [`${r.app.toUpperCase()}_PORT`]: String(r.port) },
@@ -116,21 +133,12 @@ export async function startStack() {
       onExit: async (proc, exitCode, signal) => {
         if (stopped.has(proc)) return;
         const at = Date.now();
-        const tail = async (path: string) =>
-          (
-            await Bun.file(path)
-              .text()
-              .catch(() => "")
-          )
-            .split("\n")
-            .slice(-15)
-            .join("\n");
         crashes.push({
           replica: `${r.app} ${r.index}`,
           at,
           exitCode,
           signal: signal === null ? null : String(signal),
-          output: `${await tail(`${out}.err`)}\n${await tail(`${out}.log`)}`.trim(),
+          output: await lastOutput(out),
         });
       },
     });
