@@ -34,7 +34,9 @@ echo "box: $(. /etc/os-release; echo "$PRETTY_NAME"), bun $(bun --version)"
 for tool in bwrap redis-server pg_ctlcluster; do
   if command -v "$tool" >/dev/null; then echo "box: $tool is preinstalled" >&2; exit 1; fi
 done
+t0=$(date +%s)
 bun install
+echo "box: bun install took $(( $(date +%s) - t0 )) s"
 bun run start > /tmp/start.log 2>&1 &
 started=$!
 if ! bun -e '
@@ -62,6 +64,7 @@ fi
 kill -TERM "$started"
 wait "$started" || true
 grep '^setup:' /tmp/start.log || true
+echo "box: bun install and bun run start took $(( $(date +%s) - t0 )) s"
 CI=true CHECK_COMPOSE=host bun run check
 `;
 

@@ -32,6 +32,7 @@ async function run(
   opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
 ) {
   console.log(`\n━━ ${label}: ${cmd.join(" ")}`);
+  const began = performance.now();
   // No step may hang the check: a stuck test run is killed and counted as failed.
   const ran = await sh(cmd, {
     cwd: opts.cwd ?? root,
@@ -39,7 +40,8 @@ async function run(
     echo: true,
     timeoutMs: STEP_TIMEOUT_MS,
   });
-  return { code: ran.code, output: ran.stdout + ran.stderr };
+  const tookMs = performance.now() - began;
+  return { code: ran.code, output: ran.stdout + ran.stderr, tookMs };
 }
 
 /**
@@ -50,9 +52,11 @@ async function stepsTwoAtATime(steps: { label: string; cmd: string[]; cwd?: stri
   const queue = [...steps];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
+      const began = performance.now();
       const ran = await sh(next.cmd, { cwd: next.cwd ?? root, timeoutMs: STEP_TIMEOUT_MS });
       console.log(`\n━━ ${next.label}: ${next.cmd.join(" ")}\n${ran.stdout}${ran.stderr}`);
-      record(next.label, ran.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+      const result = ran.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+      record(next.label, result, performance.now() - began);
     }
   };
   await Promise.all([worker(), worker()]);
@@ -60,8 +64,8 @@ async function stepsTwoAtATime(steps: { label: string; cmd: string[]; cwd?: stri
 
 /** A step that is one check: it passes or fails as a whole. */
 async function step(label: string, cmd: string[], opts: Parameters<typeof run>[2] = {}) {
-  const { code } = await run(label, cmd, opts);
-  record(label, code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+  const { code, tookMs } = await run(label, cmd, opts);
+  record(label, code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 }, tookMs);
 }
 
 /**
@@ -77,13 +81,13 @@ async function testStep(
   final = true,
   cmd = ["bun", "test"],
 ) {
-  const { code, output } = await run(label, cmd, { cwd, env });
+  const { code, output, tookMs } = await run(label, cmd, { cwd, env });
   // bun test ends with lines like " 12 pass" and " 0 fail".
   const count = (word: string) =>
     Number([...output.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))].at(-1)?.[1] ?? 0);
   const result = { passed: count("pass"), failed: count("fail") };
   if (code !== 0 && result.failed === 0) result.failed = 1;
-  record(label, result);
+  record(label, result, tookMs);
   const skips = count("skip");
   if (skips === 0) return;
   const missing = missingOf(NEEDS.check).map((need) => `${need.pkg} is not installed`);
@@ -119,15 +123,19 @@ async function composeStep() {
   await testStep(label, root, process.env, true, ["bun", "infra/compose/run.ts"]);
 }
 
-function record(label: string, result: StepResult) {
+/** A step's counts, with how long it took: CI has 20 minutes, and the summary shows where they go. */
+function record(label: string, result: StepResult, tookMs?: number) {
   passed += result.passed;
   failed += result.failed;
+  const took = tookMs === undefined ? "" : ` (${(tookMs / 1000).toFixed(0)} s)`;
   summary.push(
-    `${result.failed === 0 ? "ok  " : "FAIL"} ${label}: ${result.passed} passed, ${result.failed} failed`,
+    `${result.failed === 0 ? "ok  " : "FAIL"} ${label}: ${result.passed} passed, ${result.failed} failed${took}`,
   );
 }
 
+const setUp = performance.now();
 ensure(NEEDS.check);
+console.log(`set-up: ${((performance.now() - setUp) / 1000).toFixed(0)} s`);
 const started = await testBackends({
   TEST_REDIS_URL: process.env.TEST_REDIS_URL,
   TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
