@@ -4,7 +4,7 @@
  * the embedded defaults and again on PostgreSQL + Redis, the compose checks, and an end-to-end
  * smoke through the real gateway. Prints each step's output, then one line `N passed, N failed`.
  *
- * The set-up step (setup.ts), beside the type checks and lints: bubblewrap, Redis, PostgreSQL and the rest installed when missing
+ * First the set-up step (setup.ts): bubblewrap, Redis and PostgreSQL installed when missing
  * and possible. The PostgreSQL + Redis pass runs on TEST_DATABASE_URL and TEST_REDIS_URL, or on
  * a Redis and the machine's PostgreSQL cluster started here (backends.ts); without them it is
  * skipped, with the reason, in the summary and its last line, and under CI (CI=true) it is a
@@ -133,6 +133,16 @@ function record(label: string, result: StepResult, tookMs?: number) {
   );
 }
 
+const setUp = performance.now();
+ensure(NEEDS.check);
+console.log(`set-up: ${((performance.now() - setUp) / 1000).toFixed(0)} s`);
+const started = await testBackends({
+  TEST_REDIS_URL: process.env.TEST_REDIS_URL,
+  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+});
+process.on("exit", () => started.stop());
+const backends = started.env;
+
 const workspaces = ["packages", "apps"].flatMap((dir) =>
   readdirSync(join(root, dir))
     .map((name) => join(root, dir, name))
@@ -146,10 +156,6 @@ const embedded: Record<string, string | undefined> = { ...process.env };
 for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE_URL"])
   delete embedded[key];
 
-// The packages the tests need (setup.ts) are installed while the type checks and lints run,
-// none of which needs them: in CI's clean box that is a minute of apt-get beside two of tsc.
-const setUpStarted = performance.now();
-const setUp = sh(["bun", join(root, "scripts/setup.ts"), "check"], { cwd: root, echo: true });
 const tsc = ["bun", "x", "tsc", "-p", "."];
 await stepsTwoAtATime([
   ...workspaces.map((path) => ({ label: `typecheck ${name(path)}`, cmd: tsc, cwd: path })),
@@ -158,16 +164,6 @@ await stepsTwoAtATime([
 await step("lint", ["bun", "x", "biome", "check", "--error-on-warnings", "."]);
 // The OpenAPI documents the apps and the gateway serve: Redocly `recommended`, Spectral `oas`.
 await step("OpenAPI lint", ["bun", "scripts/openapi-lint.ts"], { env: embedded });
-await setUp;
-console.log(`set-up: done ${((performance.now() - setUpStarted) / 1000).toFixed(0)} s in`);
-// Says what is still missing, if anything (nothing is installed twice).
-ensure(NEEDS.check);
-const started = await testBackends({
-  TEST_REDIS_URL: process.env.TEST_REDIS_URL,
-  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-});
-process.on("exit", () => started.stop());
-const backends = started.env;
 await testStep("compose and container checks", join(root, "infra"), embedded);
 
 const bothBackends = Boolean(backends.TEST_REDIS_URL && backends.TEST_DATABASE_URL);
