@@ -67,12 +67,12 @@ export function startLoad(base: string, rate: number, intakeId: string) {
   /** Journeys begun and not finished. */
   const journeys: Journey[] = [];
   let seq = 0;
-  let inFlight = 0;
   let running = true;
+  /** Requests sent and not answered yet (each slot of the mix is one request). */
+  const pending = new Set<Promise<unknown>>();
 
   async function send(kind: string, path: string, init: RequestInit = {}, idempotent = false) {
     const at = Date.now();
-    inFlight++;
     try {
       const res = await fetch(base + path, init);
       const body = await res.text();
@@ -82,8 +82,6 @@ export function startLoad(base: string, rate: number, intakeId: string) {
     } catch {
       outcomes.push({ at, ms: Date.now() - at, kind, status: 0, idempotent, problem: false });
       return { status: 0, body: "" };
-    } finally {
-      inFlight--;
     }
   }
   const json = (body: unknown, headers: Record<string, string> = {}) => ({
@@ -160,7 +158,7 @@ export function startLoad(base: string, rate: number, intakeId: string) {
   }
 
   const heldBack: Record<Bounded, number> = { journey: 0, run: 0, benchmark: 0 };
-  const inFlightOf: Record<Bounded, number> = { journey: 0, run: 0, benchmark: 0 };
+  const inFlightOf = { run: 0, benchmark: 0 };
   function holdBack(kind: Bounded) {
     heldBack[kind]++;
     return send("catalog", "/api/v1/catalog/programs/", {}, true);
@@ -191,7 +189,6 @@ export function startLoad(base: string, rate: number, intakeId: string) {
   }
 
   const done = (async () => {
-    const pending = new Set<Promise<unknown>>();
     const started = performance.now();
     while (running) {
       const n = seq++;
@@ -210,7 +207,7 @@ export function startLoad(base: string, rate: number, intakeId: string) {
     /** Slots of each costly kind given to a catalog read: their kind was at its bound. */
     heldBack,
     /** Requests sent and not answered yet (progress lines print it). */
-    inFlight: () => inFlight,
+    inFlight: () => pending.size,
     async stop() {
       running = false;
       await done;
