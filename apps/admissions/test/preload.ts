@@ -1,5 +1,8 @@
-/** Once every test file has run: the migrated template the suites were copied from goes. */
+/**
+ * Once every test file has run: the suites' PostgreSQL databases still being dropped, the spare
+ * copy nobody took and the migrated template they were copied from (test/pg-databases.ts).
+ */
 import { afterAll } from "bun:test";
-import { dropTemplate } from "./support.ts";
+import { dropAll } from "./pg-databases.ts";
 
-afterAll(dropTemplate);
+afterAll(dropAll);

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger, parseTrustedProxies, type SharedStore } from "@platform/server";
 import { testStore } from "@platform/server/testing";
-import { SQL } from "bun";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
@@ -17,68 +16,18 @@ import { localDiskStorage } from "../src/modules/documents/service.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
 import type { Application } from "../src/modules/workflow/model.ts";
+import { databaseUrl, dropLater, emptyDatabase, migratedDatabase } from "./pg-databases.ts";
 
 /** Cheap argon2id for tests: same algorithm and code path, a fraction of the cost. */
 export const TEST_PASSWORD_COST = { memoryCost: 64, timeCost: 1 };
 export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
 export const PASSWORD = "correct-horse-battery";
 
-const TEMPLATE_PREFIX = "admissions_template_";
-let template: Promise<string> | undefined;
-
-/**
- * PostgreSQL: one migrated database per test process, copied for each suite that wants a
- * migrated one (CREATE DATABASE … TEMPLATE) instead of migrating each afresh, which cost about
- * 0.3 s a suite, a good part of why this pass took 150 s against SQLite's 40. Named after the
- * process, so a run that was killed leaves one the next run drops; a run that ends drops its
- * own (test/preload.ts).
- */
-function migratedTemplate(serverUrl: string): Promise<string> {
-  template ??= (async () => {
-    const admin = new SQL(serverUrl);
-    const stale: { datname: string }[] =
-      await admin`SELECT datname FROM pg_database WHERE datname LIKE ${`${TEMPLATE_PREFIX}%`}`;
-    for (const { datname } of stale) {
-      const pid = Number(datname.slice(TEMPLATE_PREFIX.length).split("_")[0]);
-      if (!processAlive(pid)) await admin.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
-    }
-    const name = `${TEMPLATE_PREFIX}${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    await admin.close();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    // Closed before any copy: PostgreSQL copies only a template nobody is connected to.
-    const db = await openDatabase({ url: url.toString(), sqliteFile: ":memory:" });
-    await migrate(db);
-    await db.close();
-    return name;
-  })();
-  return template;
-}
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** The template this process made, if it made one: dropped once its last suite is done. */
-export async function dropTemplate(): Promise<void> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!template || !serverUrl) return;
-  const admin = new SQL(serverUrl);
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${await template} WITH (FORCE)`);
-  await admin.close();
-}
-
 /**
  * A database for one suite: in-memory SQLite (or `sqliteFile`) by default; with
- * TEST_DATABASE_URL (a PostgreSQL server), a fresh database created for it and dropped after
- * (`migrated`: a copy of the migrated template). `env` points the CLI commands at the same
- * database.
+ * TEST_DATABASE_URL (a PostgreSQL server), a database of its own, dropped after
+ * (`migrated`: a copy of the migrated template; test/pg-databases.ts). `env` points the CLI
+ * commands at the same database.
  */
 export async function testDatabaseTarget(sqliteFile = ":memory:", { migrated = false } = {}) {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -89,19 +38,12 @@ export async function testDatabaseTarget(sqliteFile = ":memory:", { migrated = f
       drop: async () => {},
     };
   }
-  const name = `admissions_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = new SQL(serverUrl);
-  const from = migrated ? ` TEMPLATE ${await migratedTemplate(serverUrl)}` : "";
-  await admin.unsafe(`CREATE DATABASE ${name}${from}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const name = migrated ? await migratedDatabase(serverUrl) : await emptyDatabase(serverUrl);
+  const url = databaseUrl(serverUrl, name);
   return {
-    env: { DATABASE_URL: url.toString(), ADMISSIONS_SQLITE_FILE: sqliteFile },
-    open: () => openDatabase({ url: url.toString(), sqliteFile, maxConnections: 4 }),
-    async drop() {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
+    env: { DATABASE_URL: url, ADMISSIONS_SQLITE_FILE: sqliteFile },
+    open: () => openDatabase({ url, sqliteFile, maxConnections: 4 }),
+    drop: async () => dropLater(serverUrl, name),
   };
 }
 
