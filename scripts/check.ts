@@ -185,11 +185,15 @@ if (bothBackends) {
   }
   // The site's tests use no database, but the portal's run through the admissions app: again
   // on PostgreSQL + Redis (every test/browser/portal*.test.ts: `bun test` filters by path).
-  await testStep("tests apps/web portal (PostgreSQL + Redis)", join(root, "apps/web"), env, true, [
-    "bun",
-    "test",
-    "test/browser/portal",
-  ]);
+  // The pages are the same as in the first pass, so their screenshots are not taken again.
+  const portalEnv = { ...env, WEB_TEST_SCREENSHOTS: "off" };
+  await testStep(
+    "tests apps/web portal (PostgreSQL + Redis)",
+    join(root, "apps/web"),
+    portalEnv,
+    true,
+    ["bun", "test", "test/browser/portal"],
+  );
 } else {
   const message = `the PostgreSQL + Redis pass did not run: ${started.skipped.join("; ")}`;
   console.warn(`\n!! ${message}`);

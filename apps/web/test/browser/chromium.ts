@@ -5,10 +5,15 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import axe from "axe-core";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 export type { Page };
+
+/**
+ * axe-core's minified build (650 KB; `axe.source` is the 1.5 MB readable one): Chromium parses
+ * it again in every document it is checked in, a third of a second each time on CI's machine.
+ */
+const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
@@ -65,7 +70,8 @@ type AxeViolation = {
  * protocol, which the page's CSP does not govern, so the CSP stays on while it runs.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
+  // Once per document: a page checked again before it navigates still has it.
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const run = (
       globalThis as unknown as {
@@ -89,8 +95,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-output", "screenshots");
 
-/** Desktop and phone screenshots of the page as it is, for a person to review. */
+/**
+ * Desktop and phone screenshots of the page as it is, for a person to review. Nothing asserts on
+ * them, so a run that repeats the tests for another reason (the portal's on PostgreSQL + Redis,
+ * which renders the same pages) says WEB_TEST_SCREENSHOTS=off and spends no time on them.
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  if (process.env.WEB_TEST_SCREENSHOTS === "off") return;
   for (const [label, size] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
