@@ -46,7 +46,8 @@ async function run(
 
 /**
  * Steps that are one check each and print little (the type checks), two at a time: the machine
- * CI gets has two cores, and each is a single-threaded tsc. Each prints when it is done.
+ * CI gets has two cores, and much of a tsc run (reading and parsing) is one thread's work. Each
+ * prints when it is done.
  */
 async function stepsTwoAtATime(steps: { label: string; cmd: string[]; cwd?: string }[]) {
   const queue = [...steps];
@@ -156,7 +157,12 @@ const embedded: Record<string, string | undefined> = { ...process.env };
 for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE_URL"])
   delete embedded[key];
 
-const tsc = ["bun", "x", "tsc", "-p", "."];
+/**
+ * TypeScript 7, the root's, for every workspace: the native compiler checks the whole tree in
+ * about 20 s where 5.9 took 150. packages/client keeps 5.9 as its own devDependency only because
+ * its generator (openapi-typescript) needs 5.x's JavaScript API, which 7 does not have.
+ */
+const tsc = ["bun", join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "."];
 await stepsTwoAtATime([
   ...workspaces.map((path) => ({ label: `typecheck ${name(path)}`, cmd: tsc, cwd: path })),
   { label: "typecheck scripts, benchmarks, infra", cmd: tsc },
