@@ -122,7 +122,6 @@ async function keptFor(runner: SandboxRunner, client: string) {
   }
 }
 
-
 function expectOutcome(payload: Payload, result: RunBody) {
   switch (payload.expect) {
     case "security":
