@@ -239,21 +239,27 @@ try {
       p99: median(runs.map((r) => r.p99)),
       cpu: median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN)),
       cpuRatio: ratio((r) => r.cpuUsPerRequest ?? Number.NaN),
-      all: runs.map((r) => r.rps.toFixed(0)).join(", "),
+      busy: median(runs.map((r) => r.cpuBusy ?? Number.NaN)),
+      all: runs
+        .map(
+          (r) =>
+            `${r.rps.toFixed(0)}${r.cpuBusy === undefined ? "" : ` (${(r.cpuBusy * 100).toFixed(0)} %)`}`,
+        )
+        .join(", "),
     };
   });
   const base = variants[0]?.name ?? "";
   console.log(
-    `\n| gateway | req/s | vs ${base} | p50 ms | p99 ms | gateway CPU µs/req | vs ${base} | req/s, each round |`,
+    `\n| gateway | req/s | vs ${base} | p50 ms | p99 ms | gateway CPU µs/req | vs ${base} | gateway busy | req/s (gateway busy), each round |`,
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const s of summary) {
     console.log(
-      `| ${s.name} | ${s.rps.toFixed(0)} | ${f(s.rpsRatio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 1)} | ${f(s.cpuRatio)} | ${s.all} |`,
+      `| ${s.name} | ${s.rps.toFixed(0)} | ${f(s.rpsRatio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 1)} | ${f(s.cpuRatio)} | ${f(s.busy * 100, 0)} % | ${s.all} |`,
     );
   }
   console.log(
-    `\nMedians over the rounds; "vs ${base}": the median of each round's ratio to ${base} in that round.`,
+    `\nMedians over the rounds; "vs ${base}": the median of each round's ratio to ${base} in that round. "gateway busy": its CPU time over the round's wall time (pinned to one CPU, 100 % means it was the bottleneck; less, it waited for wrk or the upstream, and its throughput understates what it costs).`,
   );
   for (const s of summary.slice(1)) {
     console.log(

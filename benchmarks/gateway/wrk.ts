@@ -1,6 +1,14 @@
 /** wrk as the gateway benchmarks run it: one load, its throughput, latency and a process's CPU. */
 
-export type Result = { rps: number; p50: number; p99: number; cpuUsPerRequest?: number };
+export type Result = {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUsPerRequest?: number;
+  /** The processes' CPU time over the load's wall time: near 1 for a process held to one CPU
+   * and saturated by the load, lower when it waited for work (then it was not the bottleneck). */
+  cpuBusy?: number;
+};
 
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -61,6 +69,7 @@ export async function wrk(
   pids: number[] = [],
 ): Promise<Result> {
   const before = await Promise.all(pids.map(cpuMicros));
+  const began = performance.now();
   const threads = Math.min(2, conns);
   const proc = Bun.spawn(["wrk", `-t${threads}`, `-c${conns}`, `-d${seconds}s`, "--latency", url], {
     stdout: "pipe",
@@ -69,6 +78,7 @@ export async function wrk(
   const text = await new Response(proc.stdout).text();
   await proc.exited;
   const after = await Promise.all(pids.map(cpuMicros));
+  const wallMicros = (performance.now() - began) * 1000;
   const latency = (pct: string) => {
     const match = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(text);
     return match ? toMs(match[1] ?? "", match[2] ?? "") : Number.NaN;
@@ -82,7 +92,7 @@ export async function wrk(
     rps,
     p50: latency("50"),
     p99: latency("99"),
-    ...(pids.length ? { cpuUsPerRequest: cpu / total } : {}),
+    ...(pids.length ? { cpuUsPerRequest: cpu / total, cpuBusy: cpu / wallMicros } : {}),
   };
 }
 
