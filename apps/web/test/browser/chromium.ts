@@ -17,6 +17,8 @@ const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text()
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
+/** What a browser test's name says when it is skipped for want of Chromium. */
+export const NO_CHROMIUM = `skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;
 export const hasBubblewrap = Bun.which("bwrap") !== null;
 
 export const DESKTOP = { width: 1280, height: 800 };

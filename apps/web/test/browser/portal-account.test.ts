@@ -6,22 +6,11 @@
  * for, after which the account cannot sign in). Keyboard only; axe-core on every state; no CSP
  * refusal or script error; screenshots at both widths.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
-import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
-
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+import { portalHarness } from "./portal-harness.ts";
 
 /** Chromium reports every non-2xx fetch as a console error: the expected ones are these. */
 const EXPECTED = /status of (401|403|422)/;
@@ -29,35 +18,14 @@ const EXPECTED = /status of (401|403|422)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "the applicant's account pages in Chromium" : `account pages (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
-    let admin: AdminApi | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context, mailbox, admin };
-    };
-    const open = async () => {
-      const page = await ctx().context.newPage();
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()}`);
-      });
-      return page;
-    };
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-${name}`);
-    };
+    const { ctx, open, check, post, errors } = portalHarness({ expected: EXPECTED });
+
     /** An applicant made through the API, then signed in from the login page by keyboard. */
     const signIn = async (name: string) => {
       const { base, context } = ctx();
       const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
       const password = `${name}-password-1`;
-      const res = await apiLogin("/auth/register/", { email, password, fullName: name });
+      const res = await post("/auth/register/", { email, password, fullName: name });
       expect(res.status).toBe(201);
       await context.clearCookies();
       const page = await open();
@@ -66,38 +34,6 @@ describe.skipIf(!hasChromium)(
       await page.waitForURL(`${base}/portal/applications/`);
       return { page, email, password };
     };
-    const apiLogin = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${ctx().base}/api/v1${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-
-    beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      backend = await admissionsBackend(mailbox.url);
-      const made = backend;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          return { admissions: made.env(base) };
-        },
-      });
-      admin = await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    // Stopping the apps and dropping a PostgreSQL database can pass the 5 s default on a
-    // loaded machine (it did once, load average 10 on 2 cores).
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    }, 30_000);
 
     test("profile: a wrong phone number is shown by its field, then the profile is saved and in the history", async () => {
       const { base } = ctx();
@@ -148,7 +84,7 @@ describe.skipIf(!hasChromium)(
       const { base } = ctx();
       const { page, email, password } = await signIn("Emmy");
       // A second sign-in, from "another device": the API with a bearer token.
-      const other = await apiLogin("/auth/login/", { email, password });
+      const other = await post("/auth/login/", { email, password });
       expect(other.status).toBe(200);
       const { accessToken } = (await other.json()) as { accessToken: string };
       const me = () =>
@@ -209,7 +145,7 @@ describe.skipIf(!hasChromium)(
       await page.waitForSelector(byTestId("erasure-done"));
       await check(page, "data-erased");
 
-      const again = await apiLogin("/auth/login/", { email, password });
+      const again = await post("/auth/login/", { email, password });
       expect(again.status).toBe(401);
       expect(errors).toEqual([]);
       await page.close();
@@ -236,14 +172,14 @@ describe.skipIf(!hasChromium)(
       });
       const link = new URL(await mailbox.link(email, "email_verification"));
       const token = link.searchParams.get("token");
-      expect((await apiLogin("/account/email-verification/confirm/", { token })).status).toBe(204);
-      const login = await apiLogin("/auth/login/", { email, password });
+      expect((await post("/account/email-verification/confirm/", { token })).status).toBe(204);
+      const login = await post("/auth/login/", { email, password });
       const { accessToken } = (await login.json()) as { accessToken: string };
       const bearer = { authorization: `Bearer ${accessToken}` };
-      const created = await apiLogin("/applications/", { intakeId: intake.id }, bearer);
+      const created = await post("/applications/", { intakeId: intake.id }, bearer);
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      expect((await apiLogin(`/applications/${id}/submit/`, {}, bearer)).status).toBe(200);
+      expect((await post(`/applications/${id}/submit/`, {}, bearer)).status).toBe(200);
 
       await page.goto(`${base}/account/data`);
       await tabTo(page, byTestId("erasure-password"));
@@ -260,7 +196,7 @@ describe.skipIf(!hasChromium)(
       await page.waitForSelector(byTestId("erasure-password"));
       await check(page, "data-erasure-cancelled");
       // Still an account: it signs in.
-      expect((await apiLogin("/auth/login/", { email, password })).status).toBe(200);
+      expect((await post("/auth/login/", { email, password })).status).toBe(200);
       expect(errors).toEqual([]);
       await page.close();
     }, 90_000);

@@ -7,22 +7,10 @@
  * CSP refusal or script error; screenshots at both widths. (The forgotten-password link is in
  * portal.test.ts; ending one other sign-in from the security page in portal-account.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { adminApi, admissionsBackend } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { describe, expect, test } from "bun:test";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
-
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+import { portalHarness } from "./portal-harness.ts";
 
 /** Chromium reports every non-2xx fetch as a console error: the expected ones are these. */
 const EXPECTED = /status of (400|401|403|422)/;
@@ -30,25 +18,8 @@ const EXPECTED = /status of (400|401|403|422)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "changing the account's credentials in Chromium" : `credentials (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context, mailbox };
-    };
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-${name}`);
-    };
-    const post = (path: string, body: unknown) =>
-      fetch(`${ctx().base}/api/v1${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+    const { ctx, open, check, post, errors } = portalHarness({ expected: EXPECTED });
+
     /** A sign-in from "another device": the API, with a bearer token; and a probe of it. */
     const otherDevice = async (email: string, password: string) => {
       const login = await post("/auth/login/", { email, password });
@@ -68,45 +39,13 @@ describe.skipIf(!hasChromium)(
       const password = `${name}-password-1`;
       expect((await post("/auth/register/", { email, password, fullName: name })).status).toBe(201);
       await context.clearCookies();
-      const page = await context.newPage();
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()}`);
-      });
+      const page = await open();
       await page.goto(`${base}/portal/login?next=%2Fportal%2Faccount`);
       await typeSignIn(page, email, password);
       await page.waitForURL(`${base}/portal/account`);
       await page.waitForSelector(byTestId("sessions"));
       return { page, email, password };
     };
-
-    beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      backend = await admissionsBackend(mailbox.url);
-      const made = backend;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          return { admissions: made.env(base) };
-        },
-      });
-      // The admin signs in once: the stack answers and the database is migrated.
-      await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    // Stopping the apps and dropping a PostgreSQL database can pass the 5 s default on a
-    // loaded machine (it did once, load average 10 on 2 cores).
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    }, 30_000);
 
     test("email: the link mailed to the new address changes it, once; sign in with it", async () => {
       const { base, mailbox } = ctx();

@@ -8,22 +8,10 @@
  * TEST_DATABASE_URL / TEST_REDIS_URL), keyboard only, axe-core on every portal page.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { hasChromium, NO_CHROMIUM, screenshots } from "./chromium.ts";
 import { FAKE_STRIPE, startFakeStripe } from "./fake-stripe.ts";
 import { activate, byTestId, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
-
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+import { portalHarness } from "./portal-harness.ts";
 
 /** Chromium reports every non-2xx fetch as a console error: the login page's signed-out 401s. */
 const EXPECTED = /status of 401/;
@@ -33,66 +21,29 @@ describe.skipIf(!hasChromium)(
     ? "the fee paid by card (Stripe Checkout) in Chromium"
     : `card payment (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
     let stripe: Awaited<ReturnType<typeof startFakeStripe>> | undefined;
-    let admin: AdminApi | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox || !admin || !stripe) {
-        throw new Error("the stack did not start");
-      }
-      return { base: stack.base, context: browser.context, mailbox, admin, stripe };
-    };
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-${name}`);
-    };
-    const api = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${ctx().base}/api/v1${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-
+    // Started before the harness's stack: the admissions app is pointed at it.
     beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      stripe = await startFakeStripe();
-      backend = await admissionsBackend(mailbox.url);
-      const made = backend;
-      const fake = stripe;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          fake.deliverTo(base);
-          return {
-            admissions: {
-              ...made.env(base),
-              ADMISSIONS_STRIPE_SECRET_KEY: FAKE_STRIPE.secretKey,
-              ADMISSIONS_STRIPE_WEBHOOK_SECRET: FAKE_STRIPE.webhookSecret,
-              ADMISSIONS_STRIPE_API_BASE: fake.apiBase,
-            },
-          };
-        },
-      });
-      admin = await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    // Stopping the apps and dropping a PostgreSQL database can pass the 5 s default on a
-    // loaded machine (it did once, load average 10 on 2 cores).
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      stripe?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    }, 30_000);
+      if (hasChromium) stripe = await startFakeStripe();
+    });
+    const harness = portalHarness({
+      expected: EXPECTED,
+      admissionsEnv: (base) => {
+        if (!stripe) throw new Error("the fake Stripe did not start");
+        stripe.deliverTo(base);
+        return {
+          ADMISSIONS_STRIPE_SECRET_KEY: FAKE_STRIPE.secretKey,
+          ADMISSIONS_STRIPE_WEBHOOK_SECRET: FAKE_STRIPE.webhookSecret,
+          ADMISSIONS_STRIPE_API_BASE: stripe.apiBase,
+        };
+      },
+    });
+    afterAll(() => stripe?.stop());
+    const { open, check, post: api, errors } = harness;
+    const ctx = () => {
+      if (!stripe) throw new Error("the fake Stripe did not start");
+      return { ...harness.ctx(), stripe };
+    };
 
     test("pay by card: leave Checkout, come back to it, pay; the return page confirms, the receipt follows — keyboard only", async () => {
       const { base, context, mailbox, admin, stripe } = ctx();
@@ -123,12 +74,7 @@ describe.skipIf(!hasChromium)(
 
       // Signed in from the login page, by keyboard, then to the application.
       await context.clearCookies();
-      const page = await context.newPage();
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()} ${message.location().url}`);
-      });
+      const page = await open();
       await page.goto(
         `${base}/portal/login?next=${encodeURIComponent(`/portal/applications/${applicationId}`)}`,
       );

@@ -8,22 +8,10 @@
  * the reference received, never its text. axe-core on every state; no CSP refusal or script
  * error.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { describe, expect, test } from "bun:test";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
-
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
+import { portalHarness } from "./portal-harness.ts";
 
 /**
  * Chromium reports every non-2xx fetch as a console error: the 422s, the duplicate referee's
@@ -34,59 +22,7 @@ const EXPECTED = /status of (400|401|409|422)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "the referee's page in Chromium" : `referee's page (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
-    let admin: AdminApi | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context, mailbox, admin };
-    };
-    const open = async () => {
-      const page = await ctx().context.newPage();
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()}`);
-      });
-      return page;
-    };
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-${name}`);
-    };
-    const api = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${ctx().base}/api/v1${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-
-    beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      backend = await admissionsBackend(mailbox.url);
-      const made = backend;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          return { admissions: made.env(base) };
-        },
-      });
-      admin = await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    });
+    const { ctx, open, check, post: api, errors } = portalHarness({ expected: EXPECTED });
 
     test("the emailed link opens the form; the reference is sent once, by keyboard", async () => {
       const { base, mailbox, admin } = ctx();

@@ -5,24 +5,14 @@
  * admin decides it, both keyboard only (Tab, Enter, typing). Every page is checked with axe-core
  * and for CSP refusals or script errors, and screenshotted at desktop and phone width.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import { Secret, TOTP } from "otpauth";
-import { ADMIN, type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { ADMIN } from "./admissions.ts";
+import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
 import { activate, byTestId, pressFor, recordFocus, tabTo, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
+import { portalHarness } from "./portal-harness.ts";
 import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
 if (!hasChromium) console.warn(`portal staff browser tests ${NO_CHROMIUM}`);
 
 /** Chromium reports every non-2xx fetch as a console error: expected are signed-out 401, the refused bulk move 409 and the off-scale 422. */
@@ -31,30 +21,14 @@ const EXPECTED = /status of (401|409|422)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "the staff portal in Chromium" : `the staff portal (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
-    let admin: AdminApi | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context, mailbox, admin };
-    };
-    const open = async () => {
-      const page = await ctx().context.newPage();
-      await recordFocus(page);
-      page.on("pageerror", (error) => {
-        // Chromium's own PDF viewer (an extension, in the preview's frame) is not our code.
-        if (!error.stack?.includes("chrome-extension://"))
-          errors.push(`pageerror: ${error.message} ${error.stack ?? ""}`);
-      });
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()}`);
-      });
-      return page;
-    };
+    const { ctx, open, check, errors } = portalHarness({
+      expected: EXPECTED,
+      screenshotPrefix: "portal-staff",
+      preparePage: recordFocus,
+      // Chromium's own PDF viewer (an extension, in the preview's frame) is not our code.
+      notOurs: (error) => error.stack?.includes("chrome-extension://") ?? false,
+    });
+
     /**
      * The PDF preview has loaded: the iframe holds Chromium's viewer (an extension page), which
      * loads the PDF itself in a frame of its own, seconds later on a busy machine. Until then a
@@ -76,10 +50,6 @@ describe.skipIf(!hasChromium)(
       }
       await pdfFrame()?.waitForLoadState("load");
     };
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-staff-${name}`);
-    };
     /** Keyboard only: the staff sign-in, then the queue. */
     const signIn = async (page: Page, email: string, password: string) => {
       const { base } = ctx();
@@ -90,33 +60,6 @@ describe.skipIf(!hasChromium)(
       await page.waitForURL(`${base}/portal/staff/`);
       await page.waitForSelector(byTestId("staff-queue"));
     };
-
-    beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      const smtp = mailbox.url;
-      backend = await admissionsBackend(smtp);
-      const made = backend;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          return { admissions: made.env(base) };
-        },
-      });
-      admin = await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    // Stopping the apps and dropping a PostgreSQL database can pass the 5 s default on a
-    // loaded machine (it did once, load average 10 on 2 cores).
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    }, 30_000);
 
     test("a reviewer scores an application, then an admin decides it with the seats in view — keyboard only", async () => {
       const { base, context, admin, mailbox } = ctx();

@@ -6,22 +6,12 @@
  * (confirming the transfer, the review and the decision) goes through the API. Every page is
  * checked with axe-core and for CSP refusals or script errors, and screenshotted.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { type AdminApi, adminApi, admissionsBackend, pdf } from "./admissions.ts";
-import {
-  axeViolations,
-  hasChromium,
-  launch,
-  type Page,
-  SCREENSHOT_DIR,
-  screenshots,
-} from "./chromium.ts";
+import { describe, expect, test } from "bun:test";
+import { pdf } from "./admissions.ts";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { startMailbox } from "./mailbox.ts";
-import { type Stack, startStack } from "./stack.ts";
+import { portalHarness } from "./portal-harness.ts";
 
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
 if (!hasChromium) console.warn(`portal browser tests ${NO_CHROMIUM}`);
 
 /** Chromium reports every non-2xx fetch as a console error: the expected ones are these. */
@@ -30,57 +20,7 @@ const EXPECTED = /status of (400|401|404|409|412)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "the applicant portal in Chromium" : `the applicant portal (${NO_CHROMIUM})`,
   () => {
-    let stack: Stack | undefined;
-    let browser: Awaited<ReturnType<typeof launch>> | undefined;
-    let mailbox: Awaited<ReturnType<typeof startMailbox>> | undefined;
-    let backend: Awaited<ReturnType<typeof admissionsBackend>> | undefined;
-    let admin: AdminApi | undefined;
-    const errors: string[] = [];
-    const ctx = () => {
-      if (!stack || !browser || !mailbox || !admin) throw new Error("the stack did not start");
-      return { base: stack.base, context: browser.context, mailbox, admin };
-    };
-    const open = async () => {
-      const page = await ctx().context.newPage();
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
-        if (message.type() === "error" && !EXPECTED.test(message.text()))
-          errors.push(`console: ${message.text()}`);
-      });
-      return page;
-    };
-    /** axe finds nothing, and a person can look at it at both widths. */
-    const check = async (page: Page, name: string) => {
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshots(page, `portal-${name}`);
-    };
-
-    beforeAll(async () => {
-      if (!hasChromium) return;
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      mailbox = await startMailbox();
-      const smtp = mailbox.url;
-      backend = await admissionsBackend(smtp);
-      const made = backend;
-      stack = await startStack({
-        apps: ["admissions"],
-        before: (base) => {
-          made.createAdmin(base);
-          return { admissions: made.env(base) };
-        },
-      });
-      admin = await adminApi(stack.base);
-      browser = await launch();
-    }, 120_000);
-
-    // Stopping the apps and dropping a PostgreSQL database can pass the 5 s default on a
-    // loaded machine (it did once, load average 10 on 2 cores).
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await mailbox?.close();
-      await backend?.cleanup();
-    }, 30_000);
+    const { ctx, open, check, errors } = portalHarness({ expected: EXPECTED });
 
     test("register, verify, find a programme, apply, upload, pay, submit, accept the offer — keyboard only", async () => {
       const { base, mailbox, admin } = ctx();

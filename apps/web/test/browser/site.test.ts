@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { benchTests } from "./bench.ts";
-import { hasBubblewrap, hasChromium, launch, SCREENSHOT_DIR } from "./chromium.ts";
+import { hasBubblewrap, hasChromium, launch, NO_CHROMIUM, SCREENSHOT_DIR } from "./chromium.ts";
 import { gameTests } from "./game.ts";
 import { pageTests } from "./pages.ts";
 import { playgroundTests } from "./playground.ts";
 import { LIMITS, type Site } from "./site.ts";
 import { type Stack, startStack } from "./stack.ts";
 
-const NO_CHROMIUM = "skipped: /usr/bin/chromium is missing (apt-get install -y chromium)";
 const NO_BWRAP =
   "skipped: bubblewrap is missing, the runner runs no program (apt-get install -y bubblewrap)";
 if (!hasChromium) console.warn(`browser tests ${NO_CHROMIUM}`);
