@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { admissions } from "../../api/admissions.ts";
-import { LANGUAGE_NAMES, LANGUAGES } from "../../i18n/index.ts";
-import { chooseLanguage, lang, t } from "../../i18n/use.ts";
+import { t } from "../../i18n/use.ts";
+import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { STAFF_LOGIN, type StaffSession } from "./session.ts";
 
 /** The office's navigation: the queue, signing out, and the language switch. */
@@ -52,22 +52,7 @@ export function StaffLayout({
             </>
           )}
         </ul>
-        <ul class="languages" aria-label={t("nav.language")}>
-          {LANGUAGES.map((code) => (
-            <li key={code}>
-              <button
-                type="button"
-                class="link-button"
-                lang={code}
-                aria-pressed={code === lang}
-                onClick={() => chooseLanguage(code)}
-                data-testid={`language-${code}`}
-              >
-                {LANGUAGE_NAMES[code]}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <LanguageSwitch />
       </nav>
       {session.status === "loading" && <p aria-busy="true">{t("common.loading")}</p>}
       {session.status === "not-staff" && <p role="alert">{t("staff.notStaff")}</p>}
