@@ -9,17 +9,13 @@
  *   bun benchmarks/admissions/reset-timing.ts [--requests 2000] [--backends sqlite,postgres]
  *       [--postgres postgres://platform:platform@127.0.0.1:5432/platform]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { SQL } from "bun";
 import { createApp } from "../../apps/admissions/src/app.ts";
-import { openDatabase } from "../../apps/admissions/src/db/client.ts";
 import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { afterResponse } from "../../apps/admissions/src/lib/after-response.ts";
 import { createUser } from "../../apps/admissions/src/modules/users/service.ts";
 import { createLogger, memoryStore, parseTrustedProxies } from "../../packages/server/src/index.ts";
+import { openBackend, percentile } from "./backend.ts";
 
 const { values } = parseArgs({
   options: {
@@ -40,33 +36,9 @@ const UNLIMITED = {
   linkUsesPerIpPerHour: 1e9,
 };
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
-
-async function openBackend(backend: string) {
-  if (backend === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "reset-timing-"));
-    const db = await openDatabase({ sqliteFile: join(dir, "bench.sqlite") });
-    return { db, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const admin = new SQL(values.postgres);
-  const name = `reset_timing_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(values.postgres);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), sqliteFile: "" });
-  return {
-    db,
-    drop: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
-
 const rows: string[] = [];
 for (const backend of values.backends.split(",")) {
-  const { db, drop } = await openBackend(backend);
+  const { db, drop } = await openBackend(backend, values.postgres, "reset_timing");
   try {
     await migrate(db);
     const known: string[] = [];

@@ -9,17 +9,13 @@
  *
  * PostgreSQL: a throwaway database is created on that server and dropped at the end.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { SQL } from "bun";
 import { createApp } from "../../apps/admissions/src/app.ts";
-import { openDatabase } from "../../apps/admissions/src/db/client.ts";
 import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { hashPassword } from "../../apps/admissions/src/modules/users/service.ts";
 import { seedDemo } from "../../apps/admissions/src/seed/demo.ts";
 import { createLogger, memoryStore, parseTrustedProxies } from "../../packages/server/src/index.ts";
+import { openBackend, percentile } from "./backend.ts";
 import { growTo, loadCatalog } from "./population.ts";
 
 const { values } = parseArgs({
@@ -42,10 +38,6 @@ const COST = { memoryCost: 64, timeCost: 1 };
 
 type Scenario = { name: string; path: (i: number) => string; staff: boolean };
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
-}
-
 async function measure(app: ReturnType<typeof createApp>, token: string, scenario: Scenario) {
   const send = async (i: number) => {
     const headers = scenario.staff ? { authorization: `Bearer ${token}` } : undefined;
@@ -62,27 +54,6 @@ async function measure(app: ReturnType<typeof createApp>, token: string, scenari
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
-}
-
-async function openBackend(backend: string) {
-  if (backend === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "admissions-bench-"));
-    const db = await openDatabase({ sqliteFile: join(dir, "bench.sqlite") });
-    return { db, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const admin = new SQL(values.postgres);
-  const name = `admissions_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(values.postgres);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), sqliteFile: "" });
-  return {
-    db,
-    drop: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
 }
 
 async function staffToken(app: ReturnType<typeof createApp>): Promise<string> {
@@ -131,7 +102,7 @@ function scenarios(programIds: string[]): Scenario[] {
 
 const results: { backend: string; size: number; name: string; p50: number; p99: number }[] = [];
 for (const backend of values.backends.split(",")) {
-  const { db, drop } = await openBackend(backend);
+  const { db, drop } = await openBackend(backend, values.postgres, "admissions_bench");
   try {
     await migrate(db);
     const now = Date.now();
