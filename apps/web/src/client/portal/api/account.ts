@@ -1,4 +1,4 @@
-import { API, type ApiAnswer, call, csrf } from "./client.ts";
+import { API, type ApiAnswer, call, csrf, offline } from "./client.ts";
 import type { DataRequest, PageOf, PersonalDetails, Profile, ProfileChange } from "./types.ts";
 
 /** The applicant's own data: profile, its history, and the data-rights requests. */
@@ -54,19 +54,6 @@ export async function downloadExport(): Promise<ApiAnswer<Download>> {
     etag: null,
   };
 }
-
-const offline = (): ApiAnswer<never> & { ok: false } => ({
-  ok: false,
-  status: 0,
-  problem: {
-    type: "about:blank",
-    title: "Network error",
-    status: 0,
-    detail: "The server could not be reached",
-    code: "NETWORK_ERROR",
-    requestId: "",
-  },
-});
 
 /** Hands a blob to the browser as a file download. */
 export function saveBlob({ blob, fileName }: Download): void {

@@ -19,7 +19,8 @@ export const rememberCsrf = (token: string | null) => {
   csrfToken = token;
 };
 
-const offline = (): ApiError => ({
+/** The answer when no answer came: the network failed, or the server could not be reached. */
+export const offline = (): ApiError => ({
   ok: false,
   status: 0,
   problem: {
