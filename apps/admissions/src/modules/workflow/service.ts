@@ -42,7 +42,7 @@ export {
   moversFor,
   nextStatuses,
 } from "./internal/lifecycle.ts";
-export { moveApplication } from "./internal/move.ts";
+export { moveApplication, moveOnDeadline } from "./internal/move.ts";
 export { PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "./internal/seats.ts";
 export { assertVersion, etagOf, lostRace, preconditionsOf } from "./internal/versions.ts";
 export {

@@ -1,12 +1,18 @@
-import { HttpProblem, invalidField, type Logger } from "@platform/server";
+import { invalidField, type Logger } from "@platform/server";
 import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
 import { isoAt } from "../../../lib/ids.ts";
 import { notFound, problem } from "../../../problems.ts";
 import { enqueueEmail } from "../../outbox/service.ts";
 import type { User } from "../../users/model.ts";
-import { type MoveDeps, type Origin, SYSTEM_ACTOR } from "../../workflow/model.ts";
-import { loadVisible, lockIntake, moveApplication, recordAudit } from "../../workflow/service.ts";
+import type { MoveDeps, Origin } from "../../workflow/model.ts";
+import {
+  loadVisible,
+  lockIntake,
+  moveApplication,
+  moveOnDeadline,
+  recordAudit,
+} from "../../workflow/service.ts";
 import type { ConditionList, ConditionUpdate } from "../model.ts";
 import { conditionsMetAt, conditionsOf, SETTLED_OK, toCondition } from "../queries.ts";
 
@@ -171,27 +177,12 @@ export async function settleOverdueConditions(deps: OverdueDeps, limit = 100): P
         AND a.status IN ('conditionally_offered', 'accepted') AND a.conditions_met_at IS NULL
       ORDER BY c.application_id LIMIT ${limit}`,
   )) as { application_id: string }[];
+  const reason = "A condition was not met by its due date";
   let ended = 0;
   for (const { application_id: id } of due) {
-    try {
-      await deps.db.transaction((tx) =>
-        moveApplication(
-          tx,
-          deps.move,
-          { actor: SYSTEM_ACTOR, clientIp: null },
-          id,
-          {
-            to: "conditions_not_met",
-            reason: "A condition was not met by its due date",
-            preconditions: [],
-            via: "expiry",
-          },
-          nowMs,
-        ),
-      );
+    if (await moveOnDeadline(deps, id, "conditions_not_met", reason, nowMs)) {
       ended++;
-    } catch (error) {
-      if (!(error instanceof HttpProblem)) throw error;
+    } else {
       deps.logger.debug("conditions not ended: the application moved meanwhile", {
         applicationId: id,
       });

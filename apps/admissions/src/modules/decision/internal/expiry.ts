@@ -1,8 +1,8 @@
-import { HttpProblem, type Logger } from "@platform/server";
+import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
 import { isoAt } from "../../../lib/ids.ts";
-import { type MoveDeps, SYSTEM_ACTOR } from "../../workflow/model.ts";
-import { moveApplication } from "../../workflow/service.ts";
+import type { MoveDeps } from "../../workflow/model.ts";
+import { moveOnDeadline } from "../../workflow/service.ts";
 
 export type ExpiryDeps = { db: Db; now: () => number; move: MoveDeps; logger: Logger };
 
@@ -20,27 +20,12 @@ export async function expireDueOffers(deps: ExpiryDeps, limit = 100): Promise<nu
       WHERE status IN ('offered', 'conditionally_offered') AND offer_respond_by <= ${isoAt(nowMs)}
       ORDER BY offer_respond_by, id LIMIT ${limit}`,
   )) as { id: string }[];
+  const reason = "Not answered before the deadline";
   let expired = 0;
   for (const { id } of due) {
-    try {
-      await deps.db.transaction((tx) =>
-        moveApplication(
-          tx,
-          deps.move,
-          { actor: SYSTEM_ACTOR, clientIp: null },
-          id,
-          {
-            to: "offer_expired",
-            reason: "Not answered before the deadline",
-            preconditions: [],
-            via: "expiry",
-          },
-          nowMs,
-        ),
-      );
+    if (await moveOnDeadline(deps, id, "offer_expired", reason, nowMs)) {
       expired++;
-    } catch (error) {
-      if (!(error instanceof HttpProblem)) throw error;
+    } else {
       deps.logger.debug("offer not expired: it moved meanwhile", { applicationId: id });
     }
   }

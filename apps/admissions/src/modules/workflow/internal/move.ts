@@ -1,7 +1,17 @@
+import { HttpProblem } from "@platform/server";
 import type { SQL } from "bun";
+import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../problems.ts";
 import type { User } from "../../users/model.ts";
-import type { Application, Move, MoveDeps, MoveRequest, Origin } from "../model.ts";
+import {
+  type Application,
+  type ApplicationStatus,
+  type Move,
+  type MoveDeps,
+  type MoveRequest,
+  type Origin,
+  SYSTEM_ACTOR,
+} from "../model.ts";
 import { loadApplication, loadVisible, lockIntake, recordTransition } from "../queries.ts";
 import { moveCount } from "./counts.ts";
 import { assertTransition, moversFor } from "./lifecycle.ts";
@@ -73,4 +83,36 @@ export async function moveApplication(
   const after = (await loadApplication(tx, id)) as Application;
   await deps.effects.settle(move, after);
   return after;
+}
+
+/**
+ * Moves an application as the system when one of its deadlines has passed (an offer not
+ * answered, a condition not met), in a transaction of its own. Safe with several replicas and
+ * repeated passes: the move re-reads the status under the intake's lock, so an application
+ * that moved meanwhile (ILLEGAL_TRANSITION, and any other refusal of the move) is left as it
+ * is and `false` returned. Any other failure is thrown.
+ */
+export async function moveOnDeadline(
+  deps: { db: Db; move: MoveDeps },
+  id: string,
+  to: ApplicationStatus,
+  reason: string,
+  nowMs: number,
+): Promise<boolean> {
+  try {
+    await deps.db.transaction((tx) =>
+      moveApplication(
+        tx,
+        deps.move,
+        { actor: SYSTEM_ACTOR, clientIp: null },
+        id,
+        { to, reason, preconditions: [], via: "expiry" },
+        nowMs,
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof HttpProblem) return false;
+    throw error;
+  }
 }
