@@ -158,11 +158,12 @@ for (const key of ["TEST_REDIS_URL", "TEST_DATABASE_URL", "REDIS_URL", "DATABASE
   delete embedded[key];
 
 /**
- * TypeScript 7, the root's, for every workspace: the native compiler checks the whole tree in
- * about 20 s where 5.9 took 150. packages/client keeps 5.9 as its own devDependency only because
- * its generator (openapi-typescript) needs 5.x's JavaScript API, which 7 does not have.
+ * TypeScript 7 (the root's `typescript-7`, an alias of typescript@7) checks every workspace: the
+ * native compiler checks the whole tree in about 20 s where 5.9 took 150. `typescript` itself
+ * stays 5.9: the tools that load TypeScript's JavaScript API (dependency-cruiser,
+ * openapi-typescript) need 5.x, which 7 does not have.
  */
-const tsc = ["bun", join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "."];
+const tsc = ["bun", join(root, "node_modules", "typescript-7", "bin", "tsc"), "-p", "."];
 await stepsTwoAtATime([
   ...workspaces.map((path) => ({ label: `typecheck ${name(path)}`, cmd: tsc, cwd: path })),
   { label: "typecheck scripts, benchmarks, infra", cmd: tsc },

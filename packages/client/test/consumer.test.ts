@@ -113,7 +113,7 @@ describe("@platform/client in a project outside the repository", () => {
 
   test("the README example type-checks there with tsc (strict, no Elysia, no workspace)", async () => {
     const tsc = await run(
-      ["bun", join(repo, "node_modules/typescript/bin/tsc"), "-p", "."],
+      ["bun", join(repo, "node_modules/typescript-7/bin/tsc"), "-p", "."],
       scratch,
     );
     expect(tsc.stdout + tsc.stderr).toBe("");
@@ -137,7 +137,7 @@ export {};
       JSON.stringify({ ...settings, include: ["wrong.ts"] }),
     );
     const tsc = await run(
-      ["bun", join(repo, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.wrong.json"],
+      ["bun", join(repo, "node_modules/typescript-7/bin/tsc"), "-p", "tsconfig.wrong.json"],
       scratch,
     );
     expect(tsc.code).not.toBe(0);
