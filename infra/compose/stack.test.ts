@@ -161,6 +161,23 @@ if (base) {
       expect(res.headers.get("ratelimit-policy")).toBeTruthy();
     });
 
+    test("every app runs as bun, which cannot change the app's code; only data/ is its own", async () => {
+      for (const service of ["gateway", "admissions", "leaderboard", "runner", "bench", "web"]) {
+        const out = await inService(service, [
+          "sh",
+          "-c",
+          "id -un; for f in src src/index.ts node_modules data; do test -w $f && echo $f writable || echo $f read-only; done",
+        ]);
+        expect(out.trim().split("\n"), service).toEqual([
+          "bun",
+          "src read-only",
+          "src/index.ts read-only",
+          "node_modules read-only",
+          "data writable",
+        ]);
+      }
+    });
+
     test("admissions: probes on PostgreSQL + Redis, the catalog, and a login", async () => {
       for (const path of [
         "/health/live/",
