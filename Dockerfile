@@ -1,4 +1,4 @@
-# One image per app, from this one file (the five differ only in which app they hold):
+# One image per app, from this one file (the six differ only in which app they hold):
 #   docker build --build-arg APP=runner -t platform-runner .
 # APP is a folder under apps/. System packages an app needs at run time are listed in its
 # package.json ("systemPackages"; the runner's bubblewrap). Run the runner with the security
@@ -17,7 +17,7 @@ RUN test -d "apps/${APP}" || { echo "build-arg APP must name a folder under apps
 RUN bunx turbo@2.11.11 prune "@platform/${APP}" --docker
 
 # The system packages the app needs at run time first, then its dependencies, then its code:
-# each layer is rebuilt only when what it comes from changes (a code edit: the last two steps).
+# each layer is rebuilt only when what it comes from changes (a code edit keeps the first two).
 FROM base AS run
 ARG APP
 COPY --from=prune /repo/out/json/apps/${APP}/package.json /tmp/app.json
