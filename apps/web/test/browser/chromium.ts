@@ -50,12 +50,27 @@ export async function launch(): Promise<{ context: BrowserContext; close: () => 
   };
 }
 
+export type ErrorWatch = {
+  /**
+   * The failed statuses the page is expected to meet (`/status of 404/`): Chromium logs every
+   * non-2xx fetch as a console error, and any other console error is recorded.
+   */
+  expected?: RegExp;
+  /** Script errors that are not the page's (Chromium's own PDF viewer). */
+  notOurs?: (error: Error) => boolean;
+  /** Where they are recorded (several pages into one list); by default a new one. */
+  into?: string[];
+};
+
 /** Every CSP refusal and uncaught error a page reports: a page that works must have none. */
-export function watchForErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+export function watchForErrors(page: Page, watch: ErrorWatch = {}): string[] {
+  const errors = watch.into ?? [];
+  page.on("pageerror", (error) => {
+    if (!watch.notOurs?.(error)) errors.push(`pageerror: ${error.stack ?? error.message}`);
+  });
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !watch.expected?.test(message.text()))
+      errors.push(`console: ${message.text()} ${message.location().url}`);
   });
   return errors;
 }

@@ -21,6 +21,7 @@ import {
   type Page,
   SCREENSHOT_DIR,
   screenshots,
+  watchForErrors,
 } from "./chromium.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
@@ -61,13 +62,7 @@ export function portalHarness(options: PortalHarnessOptions) {
   const open = async (): Promise<Page> => {
     const page = await ctx().context.newPage();
     await options.preparePage?.(page);
-    page.on("pageerror", (error) => {
-      if (!options.notOurs?.(error)) errors.push(`pageerror: ${error.stack ?? error.message}`);
-    });
-    page.on("console", (message) => {
-      if (message.type() === "error" && !options.expected.test(message.text()))
-        errors.push(`console: ${message.text()} ${message.location().url}`);
-    });
+    watchForErrors(page, { expected: options.expected, notOurs: options.notOurs, into: errors });
     return page;
   };
 
