@@ -172,6 +172,12 @@ await step("lint", ["bun", "x", "biome", "check", "--error-on-warnings", "."]);
 // The OpenAPI documents the apps and the gateway serve: Redocly `recommended`, Spectral `oas`.
 await step("OpenAPI lint", ["bun", "scripts/openapi-lint.ts"], { env: embedded });
 await testStep("compose and container checks", join(root, "infra"), embedded);
+// The benchmarks' own arithmetic (the interval their budget verdicts rest on); no load is run.
+await testStep("benchmark statistics", join(root, "benchmarks"), embedded, true, [
+  "bun",
+  "test",
+  "./stats.test.ts",
+]);
 
 /**
  * Workspaces whose test files run two at a time (`bun test --parallel=2`, one process each):

@@ -20,8 +20,8 @@ import {
   scopedFetch,
   startTracing,
 } from "../../packages/server/src/index.ts";
+import { median } from "../stats.ts";
 import { startCollector } from "./collector.ts";
-import { median } from "./wrk.ts";
 
 const { values } = parseArgs({
   options: {

@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
-import { median, type Result, wrk } from "./wrk.ts";
+import { median } from "../stats.ts";
+import { type Result, wrk } from "./wrk.ts";
 
 const { values } = parseArgs({
   options: {

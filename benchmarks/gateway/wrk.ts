@@ -95,6 +95,3 @@ export async function wrk(
     ...(pids.length ? { cpuUsPerRequest: cpu / total, cpuBusy: cpu / wallMicros } : {}),
   };
 }
-
-export const median = (xs: number[]) =>
-  xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;

@@ -28,6 +28,7 @@ import { GO_LINE, parseControlLine } from "../../apps/runner/src/sandbox/protoco
 import { admit, pidFromInfo, processUsage } from "../../apps/runner/src/sandbox/readiness.ts";
 import { defaultLimits } from "../../apps/runner/src/sandbox/setup.ts";
 import { bunLibraries } from "../../apps/runner/src/sandbox/visible-files.ts";
+import { median } from "../stats.ts";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "60" }, only: { type: "string", default: "" } },
@@ -61,11 +62,6 @@ function withCpuCount(cmd: string[]): { cmd: string[]; cpuMs: () => number } {
     },
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** Reads a sandbox's standard error one line (one control message) at a time. */
 function lineReader(stderr: ReadableStream<Uint8Array<ArrayBuffer>>): () => Promise<string> {

@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
 import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
+import { median } from "../stats.ts";
 import { measureStaffQueue } from "./staff-queue.ts";
 
 const { values } = parseArgs({
@@ -51,12 +52,6 @@ const FCP_BUDGET_MS = 300;
 // globals they use are declared here.
 declare const requestAnimationFrame: (callback: (now: number) => void) => number;
 type ResourceTiming = { name: string; encodedBodySize: number };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
 
 /** Gzip bytes of every script the page loaded (entry and shared chunks), as transferred. */
 const scriptBytes = (page: Page) =>

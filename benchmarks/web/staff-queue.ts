@@ -26,6 +26,7 @@ import { seedDemo } from "../../apps/admissions/src/seed/demo.ts";
 import { ADMIN, adminApi, admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
 import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
+import { median } from "../stats.ts";
 
 // The callbacks given to waitForFunction run in the page; the root tsconfig has no DOM library.
 type Element = { textContent: string | null; getAttribute: (name: string) => string | null };
@@ -40,12 +41,6 @@ const FIRST = ["Ada", "Alan", "Grace", "Emmy", "Hedy", "Kurt", "Lise", "Niels", 
 const LAST = ["Abbott", "Baker", "Chandra", "Dirac", "Euler", "Fermi", "Gauss", "Hilbert", "Ising"];
 /** The surname searched for; one applicant in LAST.length has it. */
 const SEARCHED = "Hilbert";
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
 
 /** `count` applications awaiting a decision (submitted or under review), 4 per applicant. */
 async function seedQueue(config: { url?: string; sqliteFile: string }, count: number) {
