@@ -4,7 +4,7 @@ import { t } from "../../i18n/use.ts";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useSend } from "../../ui/useForm.ts";
 import { staffApi } from "../api.ts";
-import { Pager } from "../ui/Pager.tsx";
+import { PagedTable } from "../ui/PagedTable.tsx";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { useStaffSession } from "../ui/session.ts";
 import { usePaged } from "../ui/usePaged.ts";
@@ -25,49 +25,37 @@ export default function StaffUsersPage() {
       {failure && <ProblemNotice problem={failure.problem} />}
       {toggle.problem && <ProblemNotice problem={toggle.problem} />}
       {page && (
-        <>
-          <p role="status">{t("staff.list.count", { count: page.count })}</p>
-          <div class="table-scroll">
-            <table data-testid="staff-users">
-              <caption class="visually-hidden">{t("page.staffUsers.title")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("field.fullName")}</th>
-                  <th scope="col">{t("field.email")}</th>
-                  <th scope="col">{t("staff.users.role")}</th>
-                  <th scope="col">{t("staff.users.active")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.results.map((user) => (
-                  <tr key={user.id} data-testid="staff-user" data-active={user.active}>
-                    <th scope="row">{user.fullName}</th>
-                    <td>{user.email}</td>
-                    <td>{t(user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}</td>
-                    <td>
-                      {user.id === me ? (
-                        t("staff.yes")
-                      ) : (
-                        <button
-                          type="button"
-                          disabled={toggle.busy}
-                          onClick={() => setActive(user, !user.active)}
-                          aria-label={t(
-                            user.active ? "staff.users.deactivate" : "staff.users.activate",
-                            { name: user.fullName },
-                          )}
-                        >
-                          {t(user.active ? "staff.users.turnOff" : "staff.users.turnOn")}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager offset={offset} count={page.count} onGo={setOffset} />
-        </>
+        <PagedTable
+          page={page}
+          offset={offset}
+          onGo={setOffset}
+          testId="staff-users"
+          caption="page.staffUsers.title"
+          columns={["field.fullName", "field.email", "staff.users.role", "staff.users.active"]}
+          row={(user) => (
+            <tr key={user.id} data-testid="staff-user" data-active={user.active}>
+              <th scope="row">{user.fullName}</th>
+              <td>{user.email}</td>
+              <td>{t(user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}</td>
+              <td>
+                {user.id === me ? (
+                  t("staff.yes")
+                ) : (
+                  <button
+                    type="button"
+                    disabled={toggle.busy}
+                    onClick={() => setActive(user, !user.active)}
+                    aria-label={t(user.active ? "staff.users.deactivate" : "staff.users.activate", {
+                      name: user.fullName,
+                    })}
+                  >
+                    {t(user.active ? "staff.users.turnOff" : "staff.users.turnOn")}
+                  </button>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       )}
       {session.status === "signed-in" && (
         <section aria-labelledby="new-staff">

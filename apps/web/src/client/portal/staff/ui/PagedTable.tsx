@@ -1,0 +1,47 @@
+import type { ComponentChildren } from "preact";
+import type { PageOf } from "../../api/types.ts";
+import type { MessageKey } from "../../i18n/index.ts";
+import { t } from "../../i18n/use.ts";
+import { Pager } from "./Pager.tsx";
+
+/**
+ * One page of a staff list as a table: how many there are in all (announced to screen readers
+ * as it changes), a row per entry, and previous / next. The audit log, the outbox and the staff
+ * users are each this with their own columns.
+ */
+export function PagedTable<T>(props: {
+  page: PageOf<T>;
+  offset: number;
+  onGo: (offset: number) => void;
+  /** The table's data-testid. */
+  testId: string;
+  /** The table's caption, for screen readers (the page's heading says it to everyone else). */
+  caption: MessageKey;
+  /** The column headings, in order. */
+  columns: MessageKey[];
+  /** One `<tr>` per entry, its cells in the columns' order. */
+  row: (entry: T) => ComponentChildren;
+}) {
+  const { page } = props;
+  return (
+    <>
+      <p role="status">{t("staff.list.count", { count: page.count })}</p>
+      <div class="table-scroll">
+        <table data-testid={props.testId}>
+          <caption class="visually-hidden">{t(props.caption)}</caption>
+          <thead>
+            <tr>
+              {props.columns.map((column) => (
+                <th scope="col" key={column}>
+                  {t(column)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{page.results.map(props.row)}</tbody>
+        </table>
+      </div>
+      <Pager offset={props.offset} count={page.count} onGo={props.onGo} />
+    </>
+  );
+}
