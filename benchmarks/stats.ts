@@ -3,13 +3,11 @@
  * and whether a budget holds at that trust.
  */
 
-/** The median (the mean of the two middle values of an even count); NaN when empty. */
-export function median(xs: readonly number[]): number {
-  const sorted = xs.toSorted((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[middle] ?? Number.NaN;
-  return ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
-}
+/**
+ * The median (the mean of the two middle values of an even count; NaN when empty): the one
+ * the bench app computes its own figures with, not a second copy.
+ */
+export { median } from "../apps/bench/src/runner/stats.ts";
 
 /**
  * A 95 % confidence interval for the median of `xs` that assumes nothing about how they are
@@ -19,7 +17,7 @@ export function median(xs: readonly number[]): number {
  * about as wide as this machine's round-to-round spread, so a median alone cannot say on which
  * side of it a variant lies.
  */
-export function medianInterval(xs: number[]): [number, number] | undefined {
+export function medianInterval(xs: readonly number[]): [number, number] | undefined {
   const n = xs.length;
   let k = 0;
   let below = 0; // P(Binomial(n, ½) ≤ j), summed term by term
@@ -46,10 +44,7 @@ export function verdict(
 ): "met" | "missed" | "cannot tell" {
   if (!interval) return "cannot tell";
   const [low, high] = interval;
-  const worst = higherIsBetter ? low : high;
-  const best = higherIsBetter ? high : low;
-  const within = (x: number) => (higherIsBetter ? x >= limit : x <= limit);
-  if (within(worst)) return "met";
-  if (!within(best)) return "missed";
+  if (higherIsBetter ? low >= limit : high <= limit) return "met";
+  if (higherIsBetter ? high < limit : low > limit) return "missed";
   return "cannot tell";
 }

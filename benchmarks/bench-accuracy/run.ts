@@ -16,13 +16,13 @@
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { median } from "../../apps/bench/src/runner/stats.ts";
 import {
   BENCHMARK_TYPES,
   type BenchmarkResult,
   type BenchmarkType,
 } from "../../packages/contracts/src/benchmark.ts";
 import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
+import { median } from "../stats.ts";
 
 const { values } = parseArgs({
   options: {
