@@ -16,6 +16,7 @@ import { mkdirSync } from "node:fs";
 import { type AdminApi, adminApi, admissionsBackend } from "./admissions.ts";
 import {
   axeViolations,
+  type ErrorWatch,
   hasChromium,
   launch,
   type Page,
@@ -26,11 +27,8 @@ import {
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
-export type PortalHarnessOptions = {
-  /**
-   * The statuses a file's pages are expected to meet: Chromium reports every non-2xx fetch as a
-   * console error, and any other console error fails the test.
-   */
+/** What its pages' errors may be (`expected` statuses, errors `notOurs`), and what it adds. */
+export type PortalHarnessOptions = Omit<ErrorWatch, "into"> & {
   expected: RegExp;
   /** The screenshots' names start with this (default "portal"). */
   screenshotPrefix?: string;
@@ -38,8 +36,6 @@ export type PortalHarnessOptions = {
   admissionsEnv?: (base: string) => Record<string, string>;
   /** Done to every page opened, before it is used (say, recording where the focus goes). */
   preparePage?: (page: Page) => Promise<void>;
-  /** Script errors that are not the portal's (Chromium's own PDF viewer). */
-  notOurs?: (error: Error) => boolean;
 };
 
 export type PortalHarness = ReturnType<typeof portalHarness>;
