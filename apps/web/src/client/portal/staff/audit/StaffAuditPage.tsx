@@ -10,43 +10,39 @@ import { usePaged } from "../ui/usePaged.ts";
 /** The audit log (admins), newest first, a page at a time. */
 export default function StaffAuditPage() {
   const session = useStaffSession();
-  const { offset, setOffset, page, failure } = usePaged<AuditEntry>(session, staffApi.audit);
+  const paged = usePaged<AuditEntry>(session, staffApi.audit);
   return (
     <StaffLayout session={session}>
-      {failure && <ProblemNotice problem={failure.problem} />}
-      {page && (
-        <PagedTable
-          page={page}
-          offset={offset}
-          onGo={setOffset}
-          testId="audit-log"
-          caption="page.staffAudit.title"
-          columns={[
-            "staff.audit.at",
-            "staff.audit.action",
-            "staff.audit.actor",
-            "staff.audit.application",
-          ]}
-          row={(entry) => (
-            <tr key={entry.id} data-testid="audit-entry">
-              <td>{formatDate(entry.at)}</td>
-              <td>
-                <code>{entry.action}</code>
-              </td>
-              <td>{entry.actor.email ?? entry.actor.role}</td>
-              <td>
-                {entry.applicationId ? (
-                  <a href={`/portal/staff/applications/${entry.applicationId}`}>
-                    {t("staff.audit.open")}
-                  </a>
-                ) : (
-                  "—"
-                )}
-              </td>
-            </tr>
-          )}
-        />
-      )}
+      {paged.failure && <ProblemNotice problem={paged.failure.problem} />}
+      <PagedTable
+        {...paged}
+        testId="audit-log"
+        caption="page.staffAudit.title"
+        columns={[
+          "staff.audit.at",
+          "staff.audit.action",
+          "staff.audit.actor",
+          "staff.audit.application",
+        ]}
+        row={(entry) => (
+          <tr key={entry.id} data-testid="audit-entry">
+            <td>{formatDate(entry.at)}</td>
+            <td>
+              <code>{entry.action}</code>
+            </td>
+            <td>{entry.actor.email ?? entry.actor.role}</td>
+            <td>
+              {entry.applicationId ? (
+                <a href={`/portal/staff/applications/${entry.applicationId}`}>
+                  {t("staff.audit.open")}
+                </a>
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </StaffLayout>
   );
 }

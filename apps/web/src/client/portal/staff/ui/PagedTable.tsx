@@ -10,9 +10,10 @@ import { Pager } from "./Pager.tsx";
  * users are each this with their own columns.
  */
 export function PagedTable<T>(props: {
-  page: PageOf<T>;
+  /** What usePaged gives (spread it in): nothing is shown until a page has come. */
+  page: PageOf<T> | null;
   offset: number;
-  onGo: (offset: number) => void;
+  setOffset: (offset: number) => void;
   /** The table's data-testid. */
   testId: string;
   /** The table's caption, for screen readers (the page's heading says it to everyone else). */
@@ -23,6 +24,7 @@ export function PagedTable<T>(props: {
   row: (entry: T) => ComponentChildren;
 }) {
   const { page } = props;
+  if (!page) return null;
   return (
     <>
       <p role="status">{t("staff.list.count", { count: page.count })}</p>
@@ -41,7 +43,7 @@ export function PagedTable<T>(props: {
           <tbody>{page.results.map(props.row)}</tbody>
         </table>
       </div>
-      <Pager offset={props.offset} count={page.count} onGo={props.onGo} />
+      <Pager offset={props.offset} count={page.count} onGo={props.setOffset} />
     </>
   );
 }

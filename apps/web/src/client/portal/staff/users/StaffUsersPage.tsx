@@ -14,7 +14,7 @@ import { NewStaffForm } from "./NewStaffForm.tsx";
 export default function StaffUsersPage() {
   const session = useStaffSession();
   const [reloads, setReloads] = useState(0);
-  const { offset, setOffset, page, failure } = usePaged<User>(session, staffApi.users, reloads);
+  const paged = usePaged<User>(session, staffApi.users, reloads);
   const toggle = useSend<User>();
   const setActive = async (user: User, active: boolean) => {
     if (await toggle.send(() => staffApi.setActive(user.id, active))) setReloads((n) => n + 1);
@@ -22,41 +22,37 @@ export default function StaffUsersPage() {
   const me = session.status === "signed-in" ? session.user.id : "";
   return (
     <StaffLayout session={session}>
-      {failure && <ProblemNotice problem={failure.problem} />}
+      {paged.failure && <ProblemNotice problem={paged.failure.problem} />}
       {toggle.problem && <ProblemNotice problem={toggle.problem} />}
-      {page && (
-        <PagedTable
-          page={page}
-          offset={offset}
-          onGo={setOffset}
-          testId="staff-users"
-          caption="page.staffUsers.title"
-          columns={["field.fullName", "field.email", "staff.users.role", "staff.users.active"]}
-          row={(user) => (
-            <tr key={user.id} data-testid="staff-user" data-active={user.active}>
-              <th scope="row">{user.fullName}</th>
-              <td>{user.email}</td>
-              <td>{t(user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}</td>
-              <td>
-                {user.id === me ? (
-                  t("staff.yes")
-                ) : (
-                  <button
-                    type="button"
-                    disabled={toggle.busy}
-                    onClick={() => setActive(user, !user.active)}
-                    aria-label={t(user.active ? "staff.users.deactivate" : "staff.users.activate", {
-                      name: user.fullName,
-                    })}
-                  >
-                    {t(user.active ? "staff.users.turnOff" : "staff.users.turnOn")}
-                  </button>
-                )}
-              </td>
-            </tr>
-          )}
-        />
-      )}
+      <PagedTable
+        {...paged}
+        testId="staff-users"
+        caption="page.staffUsers.title"
+        columns={["field.fullName", "field.email", "staff.users.role", "staff.users.active"]}
+        row={(user) => (
+          <tr key={user.id} data-testid="staff-user" data-active={user.active}>
+            <th scope="row">{user.fullName}</th>
+            <td>{user.email}</td>
+            <td>{t(user.role === "admin" ? "staff.role.admin" : "staff.role.reviewer")}</td>
+            <td>
+              {user.id === me ? (
+                t("staff.yes")
+              ) : (
+                <button
+                  type="button"
+                  disabled={toggle.busy}
+                  onClick={() => setActive(user, !user.active)}
+                  aria-label={t(user.active ? "staff.users.deactivate" : "staff.users.activate", {
+                    name: user.fullName,
+                  })}
+                >
+                  {t(user.active ? "staff.users.turnOff" : "staff.users.turnOn")}
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {session.status === "signed-in" && (
         <section aria-labelledby="new-staff">
           <h2 id="new-staff">{t("staff.users.new")}</h2>
