@@ -13,7 +13,7 @@ try {
   const env = loadEnv();
   const logger = createLogger({ service: "gateway", level: env.LOG_LEVEL });
   // The gateway's only spans are its requests' and their attempts': no SDK on its thread.
-  await startTracing({ service: "gateway", env, logger, childSpans: false });
+  await startTracing({ service: "gateway", env, logger });
   // Counted only when something can read them: every request pays for the counting.
   const metrics = env.GATEWAY_METRICS_PORT ? createMetrics("gateway") : undefined;
   const deps = appDeps(env, logger, metrics);

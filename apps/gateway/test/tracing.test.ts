@@ -65,8 +65,6 @@ describe("tracing on", async () => {
         OTEL_BSP_SCHEDULE_DELAY: 60_000,
       },
       logger: silent,
-      // As index.ts starts it: the SDK is never loaded in the gateway.
-      childSpans: false,
     }),
   );
 

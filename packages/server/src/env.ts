@@ -60,19 +60,34 @@ export const metricsPort = (fallback: number) =>
   Type.Integer({ minimum: 0, maximum: 65535, default: fallback });
 
 const collectorUrl = Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" }));
+const exportTimeout = Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 }));
+const compression = Type.Optional(Type.Union([Type.Literal("gzip"), Type.Literal("none")]));
 
 /**
- * OpenTelemetry's own variable names (tracing.ts). Without an endpoint there is no tracing at
- * all; the exporters also honour OTEL_EXPORTER_OTLP_[TRACES_]HEADERS and _TIMEOUT, and
- * _COMPRESSION for child spans (the requests' own go out uncompressed: span-export-worker.ts).
+ * OpenTelemetry's own variable names (observability/tracing.ts), as its environment
+ * specification defines them. Without an endpoint there is no tracing at all.
  */
 export const tracingEnv = {
   /** OTLP/HTTP collector, e.g. http://otel-collector:4318 (traces go to …/v1/traces). */
   OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
   /** The full traces URL, when it is not `<endpoint>/v1/traces`. */
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collectorUrl,
+  /** Headers sent with every export, `key=value` comma-separated (a collector's token). */
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(Type.String()),
+  /** The same for traces only; added to (and over) the above. */
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: Type.Optional(Type.String()),
+  /** Each export's deadline in ms; unset, 10 s. */
+  OTEL_EXPORTER_OTLP_TIMEOUT: exportTimeout,
+  /** The same for traces only. */
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: exportTimeout,
+  /** `gzip` compresses each export; unset or `none`, it is sent as it is. */
+  OTEL_EXPORTER_OTLP_COMPRESSION: compression,
+  /** The same for traces only. */
+  OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: compression,
   /** Unset: the app's own name (gateway, admissions, …). */
   OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  /** Resource attributes on every span, `key=value` comma-separated (`deployment.environment=prod`). */
+  OTEL_RESOURCE_ATTRIBUTES: Type.Optional(Type.String()),
   /**
    * Share of the traces that start here recorded (0–1); a caller's decision is always followed.
    * 1 % by default: recording more costs the gateway more than its budget (docs/performance.md).

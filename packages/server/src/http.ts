@@ -3,9 +3,9 @@ import { Elysia, ValidationError } from "elysia";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import type { Logger } from "./logger.ts";
 import { type Metrics, routeLabel } from "./metrics.ts";
+import { currentScope, pathOf, requestIdFor } from "./observability/request-scope.ts";
+import { endServerSpan } from "./observability/spans.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
-import { currentScope, pathOf, requestIdFor } from "./request-scope.ts";
-import { endServerSpan } from "./span-records.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
 
 export type PlatformOptions = {

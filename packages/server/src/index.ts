@@ -40,7 +40,26 @@ export {
   routeLabel,
   serveMetrics,
 } from "./metrics.ts";
-export { ObservationQueue, type Tallied, TalliedHistogram } from "./observation-queue.ts";
+export { ObservationQueue } from "./observability/observation-queue.ts";
+export { currentScope, type RequestScope, runInScope } from "./observability/request-scope.ts";
+export {
+  type Attributes,
+  type ClientSpan,
+  endClientSpan,
+  errorType,
+  type Span,
+  SpanKind,
+  startClientSpan,
+} from "./observability/spans.ts";
+export {
+  injectTraceContext,
+  type SpanOptions,
+  startTracing,
+  stopTracing,
+  tracesUrl,
+  tracingEnabled,
+  withSpan,
+} from "./observability/tracing.ts";
 export {
   HttpProblem,
   invalidField,
@@ -63,14 +82,7 @@ export {
   type RateLimitRule,
   rateLimits,
 } from "./rate-limit-macro.ts";
-export { currentScope, type RequestScope, runInScope } from "./request-scope.ts";
 export { exitOnStartupError, type ServeOptions, scopedFetch, serve } from "./serve.ts";
-export {
-  type ClientSpan,
-  endClientSpan,
-  errorType,
-  startClientSpan,
-} from "./span-records.ts";
 export {
   createStore,
   memoryStore,
@@ -79,14 +91,3 @@ export {
   StoreUnavailableError,
   type WindowHit,
 } from "./store/index.ts";
-export {
-  injectTraceContext,
-  type Span,
-  SpanKind,
-  type SpanOptions,
-  startTracing,
-  stopTracing,
-  tracesUrl,
-  tracingEnabled,
-  withSpan,
-} from "./tracing.ts";

@@ -5,9 +5,9 @@
  * registry. They are served on a port of their own (`serveMetrics`), never beside the API, so
  * no public route — the gateway's least of all — can expose them.
  */
-import { Counter, collectDefaultMetrics, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { Logger } from "./logger.ts";
-import { ObservationQueue, TalliedHistogram } from "./observation-queue.ts";
+import { ObservationQueue } from "./observability/observation-queue.ts";
 
 /** Apps make their own metrics with these, on their Metrics' registry (one prom-client). */
 export { Counter, Gauge, Histogram } from "prom-client";
@@ -20,7 +20,7 @@ export const DURATION_BUCKETS = [
 export type Metrics = {
   registry: Registry;
   requests: Counter<"method" | "route" | "status">;
-  duration: TalliedHistogram<"method" | "route">;
+  duration: Histogram<"method" | "route">;
   problems: Counter<"code" | "route">;
   /**
    * Counts one answered request in `requests` and `duration`: queued, given to prom-client in
@@ -33,10 +33,11 @@ export function createMetrics(service: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
-  const answered = new ObservationQueue((method, route, status, tallied) => {
-    requests.inc({ method, route, status }, tallied.count);
-    duration.observeTallied(`${method} ${route}`, { method, route }, tallied);
-  }, DURATION_BUCKETS);
+  const answered = new ObservationQueue((method, route, status, seconds) => {
+    requests.inc({ method, route, status }, seconds.length);
+    const labels = { method, route };
+    for (const value of seconds) duration.observe(labels, value);
+  });
   // prom-client calls `collect` before it reads a metric (a scrape, or a test's `get()`).
   const collect = () => answered.flush();
   const requests = new Counter({
@@ -46,7 +47,7 @@ export function createMetrics(service: string): Metrics {
     registers: [registry],
     collect,
   });
-  const duration = new TalliedHistogram({
+  const duration = new Histogram({
     name: "http_request_duration_seconds",
     help: "Time to the response, by method and templated route.",
     labelNames: ["method", "route"] as const,

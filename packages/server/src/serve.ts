@@ -1,8 +1,8 @@
 import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
+import { inRequestScope, stopTracing } from "./observability/tracing.ts";
 import { HttpProblem } from "./problem.ts";
-import { inRequestScope, stopTracing } from "./tracing.ts";
 
 export type ServeOptions = {
   port: number;

@@ -1,6 +1,6 @@
 /** The `traceparent` reading that decides, before the SDK, whether a request is recorded. */
 import { describe, expect, test } from "bun:test";
-import { newIds, parseTraceparent, traceparentOf } from "../src/trace-context.ts";
+import { newIds, parseTraceparent, traceparentOf } from "../src/observability/trace-context.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";

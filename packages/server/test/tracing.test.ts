@@ -5,14 +5,15 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { trace } from "@opentelemetry/api";
 import { Elysia } from "elysia";
 import {
   createLogger,
+  currentScope,
   HttpProblem,
   injectTraceContext,
   memorySink,
   platform,
+  SpanKind,
   scopedFetch,
   startTracing,
   stopTracing,
@@ -38,6 +39,7 @@ const app = new Elysia()
   .get("/broken", () => {
     throw new Error("secret detail that must not be recorded");
   })
+  .get("/plain/:n", () => "no child span")
   .get("/health/live", () => ({ status: "ok" }))
   .get("/teapot", () => {
     throw new HttpProblem("NOT_FOUND", { detail: "no such thing" });
@@ -55,17 +57,18 @@ async function send(path: string, headers: Record<string, string> = {}) {
 /** Tracing on, every request recorded, spans to `endpoint` when a batch is full or on stop. */
 const tracingTo = (
   endpoint: string,
-  more: { service?: string; childSpans?: boolean; scheduleDelayMs?: number } = {},
+  more: { service?: string; scheduleDelayMs?: number; resource?: string } = {},
 ) =>
   startTracing({
     service: more.service ?? "traced",
+    version: "1.2.3",
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_TRACES_SAMPLER_ARG: 1,
       OTEL_BSP_SCHEDULE_DELAY: more.scheduleDelayMs ?? 60_000,
+      OTEL_RESOURCE_ATTRIBUTES: more.resource,
     },
     logger,
-    ...(more.childSpans === undefined ? {} : { childSpans: more.childSpans }),
   });
 
 /** Log lines for one request id. */
@@ -74,7 +77,7 @@ const linesOf = (requestId: string) => sink.lines().filter((line) => line.reques
 afterAll(stopTracing);
 
 describe("tracing off (no endpoint)", () => {
-  test("nothing is registered: the global tracer makes no recording spans", async () => {
+  test("nothing starts: withSpan hands its work no span, even as a root", async () => {
     const on = await startTracing({
       service: "traced",
       env: { OTEL_TRACES_SAMPLER_ARG: 1, OTEL_BSP_SCHEDULE_DELAY: 5_000 },
@@ -82,7 +85,7 @@ describe("tracing off (no endpoint)", () => {
     });
     expect(on).toBe(false);
     expect(tracingEnabled()).toBe(false);
-    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+    expect(await withSpan("probe", { root: true }, async (span) => span)).toBeUndefined();
   });
 
   test("log lines still carry the request id, and no trace fields", async () => {
@@ -195,25 +198,50 @@ describe("tracing on", async () => {
     expect(root?.parentSpanId).toBeUndefined();
   });
 
-  test("stopped, nothing is registered any more", () => {
-    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
+  test("stopped, withSpan makes no span any more", async () => {
+    expect(await withSpan("probe", { root: true }, async (span) => span)).toBeUndefined();
   });
 });
 
-describe("tracing on without child spans (the gateway)", async () => {
+describe("child spans, roots and the resource", async () => {
   const collector = await startOtlpReceiver();
   afterAll(() => collector.close());
 
-  test("no SDK: withSpan makes no span, nothing is registered, the request's span is exported", async () => {
-    const on = await tracingTo(collector.endpoint, { childSpans: false });
-    expect(on).toBe(true);
-    expect(trace.getTracer("probe").startSpan("probe").isRecording()).toBe(false);
-    await send("/items/9", { "x-request-id": "req-no-children" });
+  test("nested spans chain under the request's; a failure is typed; a root starts a trace", async () => {
+    await tracingTo(collector.endpoint, {
+      service: "nested",
+      resource: "deployment.environment=test,service.name=overridden,bad",
+    });
+    const outer = await withSpan("job", { root: true }, async (span) => {
+      span?.setAttribute("job.items", 3);
+      await withSpan("step", { kind: SpanKind.CLIENT }, async (inner) => {
+        inner?.updateName("step renamed");
+        inner?.setAttributes({ "step.ok": true, "step.kinds": ["a", "b"], "step.ratio": 0.5 });
+      });
+      await withSpan("failing", {}, async () => {
+        throw Object.assign(new Error("secret row 42"), { code: "23505" });
+      }).catch(() => {});
+      return currentScope()?.traceId;
+    });
     await stopTracing();
-    const [line] = linesOf("req-no-children");
-    expect(line).toMatchObject({ msg: "deep inside", traced: false });
-    const spans = collector.spans().filter((span) => span.traceId === line?.traceId);
-    expect(spans.map((span) => span.name)).toEqual(["GET /items/:id"]);
+    const spans = collector.spans().filter((span) => span.traceId === outer);
+    const byName = Object.fromEntries(spans.map((span) => [span.name, span]));
+    expect(Object.keys(byName).sort()).toEqual(["failing", "job", "step renamed"]);
+    expect(byName.job).toMatchObject({ kind: 1, attributes: { "job.items": 3 } });
+    expect(byName.job?.parentSpanId).toBeUndefined();
+    expect(byName["step renamed"]).toMatchObject({
+      kind: 3,
+      parentSpanId: byName.job?.spanId,
+      attributes: { "step.ok": true, "step.kinds": ["a", "b"], "step.ratio": 0.5 },
+    });
+    expect(byName.failing).toMatchObject({ status: 2, attributes: { "error.type": "23505" } });
+    expect(JSON.stringify(spans)).not.toContain("secret row");
+    // OTEL_SERVICE_NAME (or the app's name) wins over a service.name in the attributes.
+    expect(collector.resources().at(-1)).toEqual({
+      "deployment.environment": "test",
+      "service.name": "nested",
+      "service.version": "1.2.3",
+    });
   });
 });
 
@@ -224,15 +252,14 @@ describe("batches of recorded spans", async () => {
   test("a full batch of 512 is exported at once, long before the schedule delay", async () => {
     await tracingTo(collector.endpoint, {
       service: "batched",
-      childSpans: false,
       scheduleDelayMs: 600_000,
     });
     try {
       // One server span each: 511 wait for the timer, the 512th sends them all.
-      for (let i = 0; i < 511; i++) await send(`/items/${i}`);
+      for (let i = 0; i < 511; i++) await send(`/plain/${i}`);
       await Bun.sleep(200);
       expect(collector.spans().filter((span) => span.service === "batched")).toHaveLength(0);
-      await send("/items/511");
+      await send("/plain/511");
       await collector.waitFor(
         (spans) => spans.filter((span) => span.service === "batched").length === 512,
         5_000,
@@ -261,11 +288,12 @@ async function runInChild(collector: string, env: Record<string, string> = {}) {
 // In processes of their own: the environment is the exporter's configuration, and a refused
 // connection surfaces as an error this test runner counts against whichever test is running.
 describe("the recorded spans' exporter (a worker)", () => {
-  test("honours OTEL_EXPORTER_OTLP_HEADERS, and stopping sends what is left", async () => {
+  test("honours OTEL_EXPORTER_OTLP_HEADERS and _COMPRESSION, and stopping sends what is left", async () => {
     const collector = await startOtlpReceiver();
     try {
       const { code, lines } = await runInChild(collector.endpoint, {
-        OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer collector-key",
+        OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20collector-key",
+        OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "gzip",
       });
       expect(code).toBe(0);
       const traceId = lines.find((line) => line.msg === "request")?.traceId;
@@ -273,6 +301,7 @@ describe("the recorded spans' exporter (a worker)", () => {
         { name: "GET /", kind: 2, service: "traced" },
       ]);
       expect(collector.authorizations()).toEqual(["Bearer collector-key"]);
+      expect(collector.encodings()).toEqual(["gzip"]);
     } finally {
       collector.close();
     }

@@ -1,5 +1,6 @@
 import { RedisClient } from "bun";
-import { SpanKind, withSpan } from "../tracing.ts";
+import { SpanKind } from "../observability/spans.ts";
+import { withSpan } from "../observability/tracing.ts";
 import * as scripts from "./redis-scripts.ts";
 import type { SharedStore } from "./types.ts";
 

@@ -1,7 +1,7 @@
 /**
  * A stand-in OTLP/HTTP collector on a free loopback port: it takes what the apps' exporters send
- * to /v1/traces (OTLP JSON, what @opentelemetry/exporter-trace-otlp-http sends) and keeps the
- * spans, flattened, for tests to assert on.
+ * to /v1/traces (OTLP/HTTP JSON, gzipped or not) and keeps the spans, flattened, and each
+ * export's resource, for tests to assert on.
  */
 import { freePort } from "./ports.ts";
 
@@ -69,6 +69,9 @@ export async function startOtlpReceiver() {
   const contentTypes = new Set<string>();
   /** Each export's `authorization` header (OTEL_EXPORTER_OTLP_HEADERS), or "" without one. */
   const authorizations: string[] = [];
+  /** Each export's `content-encoding` (`gzip`), or "" without one. */
+  const encodings: string[] = [];
+  const resources: Record<string, AttributeValue>[] = [];
   const port = await freePort();
   const server = Bun.serve({
     port,
@@ -78,9 +81,16 @@ export async function startOtlpReceiver() {
         return new Response(null, { status: 404 });
       contentTypes.add(request.headers.get("content-type") ?? "");
       authorizations.push(request.headers.get("authorization") ?? "");
-      const body = (await request.json()) as OtlpExport;
+      encodings.push(request.headers.get("content-encoding") ?? "");
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      const text = new TextDecoder().decode(
+        request.headers.get("content-encoding") === "gzip" ? Bun.gunzipSync(bytes) : bytes,
+      );
+      const body = JSON.parse(text) as OtlpExport;
       for (const resource of body.resourceSpans ?? []) {
-        const service = String(attributesOf(resource.resource?.attributes)["service.name"]);
+        const described = attributesOf(resource.resource?.attributes);
+        resources.push(described);
+        const service = String(described["service.name"]);
         for (const scope of resource.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
             spans.push({
@@ -108,6 +118,8 @@ export async function startOtlpReceiver() {
     spans: () => [...spans],
     contentTypes: () => [...contentTypes],
     authorizations: () => [...authorizations],
+    encodings: () => [...encodings],
+    resources: () => [...resources],
     /** Polls until `ready(spans)` holds (spans are sent in batches, after the request). */
     async waitFor(ready: (spans: ReceivedSpan[]) => boolean, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

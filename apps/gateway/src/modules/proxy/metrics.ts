@@ -2,14 +2,14 @@
 import {
   Counter,
   DURATION_BUCKETS,
+  Histogram,
   type Metrics,
   ObservationQueue,
-  TalliedHistogram,
 } from "@platform/server";
 
 export type UpstreamMetrics = {
   /** Time to the upstream's response headers, by upstream and status. */
-  latency: TalliedHistogram<"upstream" | "status">;
+  latency: Histogram<"upstream" | "status">;
   /** Failed attempts, by upstream and kind (refused, reset, timeout, client gone, other). */
   failures: Counter<"upstream" | "kind">;
   /** One attempt's time to its response headers: queued, like the request metrics. */
@@ -20,12 +20,11 @@ export function upstreamMetrics(metrics: Metrics): UpstreamMetrics {
   const registers = [metrics.registry];
   // Every proxied request has one or more of these: queued and given to prom-client in bulk
   // and before every scrape (packages/server's observation-queue.ts says why).
-  const latencies = new ObservationQueue(
-    (upstream, status, _, tallied) =>
-      latency.observeTallied(`${upstream} ${status}`, { upstream, status }, tallied),
-    DURATION_BUCKETS,
-  );
-  const latency = new TalliedHistogram({
+  const latencies = new ObservationQueue((upstream, status, _, seconds) => {
+    const labels = { upstream, status };
+    for (const value of seconds) latency.observe(labels, value);
+  });
+  const latency = new Histogram({
     name: "gateway_upstream_duration_seconds",
     help: "Time to an upstream's response headers, by upstream and status.",
     labelNames: ["upstream", "status"] as const,

@@ -1,11 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  type Context,
-  type ContextManager,
-  ROOT_CONTEXT,
-  TraceFlags,
-  trace,
-} from "@opentelemetry/api";
 
 /**
  * What belongs to the request being served, wherever the code that runs for it sits: every log
@@ -20,7 +13,7 @@ export type RequestScope = {
   readonly spanId?: string;
   /** The request's context for the next service, recorded or not: trace-context.ts. */
   readonly traceparent?: string;
-  /** Whether the request is recorded (its spans are made later: span-records.ts). */
+  /** Whether the request is recorded (its spans are made later: spans.ts). */
   readonly sampled?: boolean;
   /** The caller's span id: the server span's parent. */
   readonly parentSpanId?: string;
@@ -28,10 +21,10 @@ export type RequestScope = {
   readonly start?: number;
   end?: number;
   /**
-   * OpenTelemetry's active context (the current span) when a child span set it, or for a
-   * recorded request once something asked for it (tracing.ts): see scopeContextManager.
+   * The innermost open child span (`withSpan`), the parent of the next one; absent, the
+   * request's server span is. Log lines keep the server span's id either way.
    */
-  context?: Context;
+  readonly activeSpanId?: string;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -39,8 +32,7 @@ const storage = new AsyncLocalStorage<RequestScope>();
 /**
  * Every scope is made here, with the same fields in the same order whether the request is
  * traced, unsampled or tracing is off: the code that reads scopes on every request (the logger,
- * the context manager, the proxy) then meets one object shape, which the JIT keeps fast, instead
- * of a few (off, unsampled, sampled, a child span's).
+ * the proxy) then meets one object shape, which the JIT keeps fast, instead of a few.
  */
 export function newScope(fields: RequestScope): RequestScope {
   return {
@@ -52,7 +44,7 @@ export function newScope(fields: RequestScope): RequestScope {
     parentSpanId: fields.parentSpanId,
     start: fields.start ?? 0,
     end: fields.end ?? 0,
-    context: fields.context,
+    activeSpanId: fields.activeSpanId,
   };
 }
 
@@ -76,46 +68,3 @@ export const currentScope = (): RequestScope | undefined => storage.getStore();
 
 /** Runs `work` (and everything it starts, awaits or schedules) inside `scope`. */
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => storage.run(scope, work);
-
-/**
- * The active context of a scope: the one a child span set, or for a recorded request its
- * server span's (made from the request's ids on first use: most requests never need one).
- */
-export function contextOf(scope: RequestScope): Context | undefined {
-  if (scope.context) return scope.context;
-  if (!scope.sampled || !scope.traceId || !scope.spanId) return undefined;
-  scope.context = trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: scope.traceId,
-    spanId: scope.spanId,
-    traceFlags: TraceFlags.SAMPLED,
-  });
-  return scope.context;
-}
-
-/**
- * OpenTelemetry's context kept in the request's own scope: one AsyncLocalStorage for the request
- * id, the log fields and the active span, instead of a second one (context-async-hooks) beside
- * it. Entering a span's context copies the scope with that context; the ids stay the request's.
- */
-export const scopeContextManager: ContextManager = {
-  active: () => {
-    const scope = storage.getStore();
-    return (scope && contextOf(scope)) ?? ROOT_CONTEXT;
-  },
-  with(context, fn, thisArg, ...args) {
-    const scope = storage.getStore();
-    return storage.run(newScope({ ...scope, context }), () => fn.call(thisArg, ...args));
-  },
-  bind(context, target) {
-    if (typeof target !== "function") return target;
-    return ((...args: unknown[]) =>
-      scopeContextManager.with(
-        context,
-        target as (...a: unknown[]) => unknown,
-        undefined,
-        ...args,
-      )) as typeof target;
-  },
-  enable: () => scopeContextManager,
-  disable: () => scopeContextManager,
-};

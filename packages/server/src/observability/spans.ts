@@ -1,20 +1,23 @@
 /**
- * The spans of a recorded request that need nothing from the SDK while the request runs — its
- * server span and, at the gateway, one client span per upstream attempt — are kept as plain
- * records, handed in batches to a worker thread that exports them through the SDK's batch
- * processor and OTLP exporter (span-export-worker.ts): every OTEL_BSP_SCHEDULE_DELAY, or at once
- * when 512 are waiting.
+ * Every span is a plain record — a recorded request's server span, at the gateway one client
+ * span per upstream attempt, and the child spans `withSpan` makes (SQL, Redis, a sandbox run) —
+ * kept here and handed in batches to a worker thread that sends them to the collector as OTLP
+ * JSON (span-export-worker.ts): every OTEL_BSP_SCHEDULE_DELAY, or at once when 512 are waiting.
  *
- * Why: making them while the request ran sent one request in a hundred (the default sampling)
- * down code the other 99 never run. With every request on the same path and the spans made
- * later, in batches, the gateway's CPU per request at 1 % sampled fell from 1.15 to 1.09–1.13
- * times that with tracing off; made and exported in a worker, to 1.05–1.10 (docs/performance.md,
- * issue 17). Child spans (SQL, Redis, a sandbox run) are still made live by `withSpan`, under
- * the server span's ids, and exported from the request thread.
+ * Why records, not SDK spans: making SDK spans while the request ran sent one request in a
+ * hundred (the default sampling) down code the other 99 never run, and batching and exporting
+ * them on the request thread cost the gateway more than the spans themselves
+ * (docs/performance.md). A record is a dozen fields; the OTLP encoding happens in the worker.
  */
-import { type Attributes, SpanKind } from "@opentelemetry/api";
 import { currentScope, pathOf, type RequestScope } from "./request-scope.ts";
 import { randomSpanId, traceparentOf } from "./trace-context.ts";
+
+/** OTLP's numbering of span kinds (opentelemetry-proto `Span.SpanKind`). */
+export const SpanKind = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
+export type SpanKind = (typeof SpanKind)[keyof typeof SpanKind];
+
+export type AttributeValue = string | number | boolean | string[] | number[] | boolean[];
+export type Attributes = Record<string, AttributeValue>;
 
 export type SpanRecord = {
   kind: SpanKind;
@@ -149,3 +152,22 @@ export function errorType(error: unknown): string {
   }
   return error instanceof Error ? error.name : "unknown";
 }
+
+/** What `withSpan` hands its work: the open span, to name and describe as the work learns. */
+export type Span = {
+  setAttribute(key: string, value: AttributeValue): void;
+  setAttributes(attributes: Attributes): void;
+  updateName(name: string): void;
+};
+
+export const spanOf = (record: SpanRecord): Span => ({
+  setAttribute(key, value) {
+    record.attributes[key] = value;
+  },
+  setAttributes(attributes) {
+    Object.assign(record.attributes, attributes);
+  },
+  updateName(name) {
+    record.name = name;
+  },
+});

@@ -1,10 +1,10 @@
 /**
- * The request thread's side of span-export-worker.ts: the recorded requests' spans are posted to
- * it in batches, and a stop waits for it to have sent what it holds.
+ * The request thread's side of span-export-worker.ts: span records are posted to it in batches,
+ * and a stop waits for it to have sent what it holds.
  */
-import type { Logger } from "./logger.ts";
-import type { FromExporter, ToExporter } from "./span-export-worker.ts";
-import type { SpanRecord } from "./span-records.ts";
+import type { Logger } from "../logger.ts";
+import type { ExportSettings, FromExporter, ToExporter } from "./span-export-worker.ts";
+import type { SpanRecord } from "./spans.ts";
 
 /** How long a stop waits for the worker's last export before giving up on it. */
 const STOP_TIMEOUT_MS = 10_000;
@@ -15,11 +15,7 @@ export type SpanExport = {
   stop(): Promise<void>;
 };
 
-export function startSpanExport(opts: {
-  url: string;
-  service: string;
-  logger: Logger;
-}): SpanExport {
+export function startSpanExport(opts: ExportSettings & { logger: Logger }): SpanExport {
   const worker = new Worker(new URL("./span-export-worker.ts", import.meta.url));
   // The process may exit with the worker running: stop() is how its last spans get out. (Bun's
   // Worker has unref(); the DOM's type, which an app with a front end compiles against, has not.)
@@ -29,14 +25,16 @@ export function startSpanExport(opts: {
 
   worker.onmessage = (event: MessageEvent<FromExporter>) => {
     const message = event.data;
-    if (message.type === "diag") opts.logger.warn("tracing", { detail: message.message });
+    // A collector that is down or slow shows in the app's log, not as failing requests.
+    if (message.type === "warn") opts.logger.warn("tracing", { detail: message.message });
     else stopped?.();
   };
   worker.onerror = (event) => {
     opts.logger.error("span export worker failed", { detail: event.message });
   };
 
-  post({ type: "start", url: opts.url, service: opts.service });
+  const { logger: _, ...settings } = opts;
+  post({ type: "start", ...settings });
   return {
     send(records) {
       // Recorded with performance.now(), whose origin is this thread's.
