@@ -4,23 +4,8 @@ import { RATE_LIMIT_EXTENSION } from "../rate-limit-macro.ts";
 import { componentRegistry } from "./components.ts";
 import { HEADER_COMPONENTS } from "./headers.ts";
 import { toJsonSchema } from "./json-schema.ts";
-import { parametersOf, requestBodyOf } from "./request.ts";
+import { parametersOf, type RouteInfo, requestBodyOf } from "./request.ts";
 import { declaredCodes, type ProblemTable, responseMap, responsesOf } from "./responses.ts";
-
-/** What the builder reads of an Elysia route (`app.routes`). */
-export type RouteInfo = {
-  method: string;
-  path: string;
-  hooks: {
-    body?: unknown;
-    query?: unknown;
-    params?: unknown;
-    headers?: unknown;
-    response?: unknown;
-    parse?: unknown;
-    detail?: object;
-  };
-};
 
 export type DocumentOptions = {
   info: { title: string; version: string; description?: string };

@@ -12,8 +12,8 @@ export {
   type DocumentOptions,
   type OpenApiDocument,
   type Operation,
-  type RouteInfo,
 } from "./document.ts";
 export { HEADER_COMPONENTS } from "./headers.ts";
 export { type DocumentPart, mergeDocuments } from "./merge.ts";
 export { documentOf, json, openApiDocument, referencePages, withServer } from "./reference.ts";
+export type { RouteInfo } from "./request.ts";

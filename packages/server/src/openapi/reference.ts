@@ -1,12 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { Elysia, t } from "elysia";
 import { HttpProblem } from "../problem.ts";
-import {
-  buildDocument,
-  type DocumentOptions,
-  type OpenApiDocument,
-  type RouteInfo,
-} from "./document.ts";
+import { buildDocument, type DocumentOptions, type OpenApiDocument } from "./document.ts";
+import type { RouteInfo } from "./request.ts";
 
 /** The document as served: `servers` is the origin it was asked on (the app, or the gateway). */
 export const withServer = (document: OpenApiDocument, request: Request): OpenApiDocument => ({

@@ -1,6 +1,20 @@
 import type { ComponentRegistry } from "./components.ts";
-import type { RouteInfo } from "./document.ts";
 import { isObject, parameterSchema, toJsonSchema } from "./json-schema.ts";
+
+/** A route as Elysia lists it (`app.routes`): what its document entry is built from. */
+export type RouteInfo = {
+  method: string;
+  path: string;
+  hooks: {
+    body?: unknown;
+    query?: unknown;
+    params?: unknown;
+    headers?: unknown;
+    response?: unknown;
+    parse?: unknown;
+    detail?: object;
+  };
+};
 
 type Parameter = { name: string; in: string };
 
