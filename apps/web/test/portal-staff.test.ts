@@ -51,11 +51,10 @@ describe("staff pages", () => {
   });
 
   test("every message the staff pages name dynamically exists", async () => {
-    const reviews = await import("../../admissions/src/modules/reviews/model.ts");
-    const decision = await import("../../admissions/src/modules/decision/model.ts");
+    const { RECOMMENDATIONS, DECISIONS } = await import("@platform/admissions/models");
     const keys = [
-      ...reviews.RECOMMENDATIONS.map((r) => `staff.recommendation.${r}`),
-      ...decision.DECISIONS.map((d) => `staff.decision.${d}`),
+      ...RECOMMENDATIONS.map((r) => `staff.recommendation.${r}`),
+      ...DECISIONS.map((d) => `staff.decision.${d}`),
       ...Object.keys(STAFF_ROUTES).flatMap((p) => [`page.${p}.title`, `page.${p}.description`]),
     ];
     expect(keys.filter((key) => !(key in en))).toEqual([]);

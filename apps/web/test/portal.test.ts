@@ -119,19 +119,16 @@ describe("catalogue", () => {
   });
 
   test("every message the pages name dynamically exists (statuses, documents, levels, problems)", async () => {
-    const statuses = (await import("../../admissions/src/modules/workflow/model.ts")).STATUSES;
-    const catalog = await import("../../admissions/src/modules/catalog/model.ts");
-    const payments = await import("../../admissions/src/modules/payments/model.ts");
-    const documents = await import("../../admissions/src/modules/documents/model.ts");
+    const models = await import("@platform/admissions/models");
     const keys = [
-      ...statuses.map((s) => `status.${s}`),
-      ...catalog.DOCUMENT_TYPES.map((d) => `document.${d}`),
-      ...catalog.LEVELS.map((l) => `level.${l}`),
-      ...payments.PAYMENT_STATUSES.map((s) => `paymentStatus.${s}`),
-      ...payments.PAYMENT_STATUSES.map((s) => `return.${s}`),
-      ...payments.FEE_STATUSES.map((s) => `fee.${s}`),
-      ...payments.PROVIDERS.map((p) => `provider.${p}`),
-      ...documents.CHECKLIST_STATUSES.map((s) => `documentStatus.${s}`),
+      ...models.STATUSES.map((s) => `status.${s}`),
+      ...models.DOCUMENT_TYPES.map((d) => `document.${d}`),
+      ...models.LEVELS.map((l) => `level.${l}`),
+      ...models.PAYMENT_STATUSES.map((s) => `paymentStatus.${s}`),
+      ...models.PAYMENT_STATUSES.map((s) => `return.${s}`),
+      ...models.FEE_STATUSES.map((s) => `fee.${s}`),
+      ...models.PROVIDERS.map((p) => `provider.${p}`),
+      ...models.CHECKLIST_STATUSES.map((s) => `documentStatus.${s}`),
       ...["applicant", "reviewer", "admin", "system"].map((r) => `actor.${r}`),
       ...Object.keys(APPLICANT_ROUTES).flatMap((p) => [`page.${p}.title`, `page.${p}.description`]),
     ];

@@ -1,0 +1,61 @@
+/**
+ * What other workspaces may take from admissions (`@platform/admissions/models`): the schemas of
+ * the API's public shapes, their types, and the value lists pages name (statuses, document
+ * types…). The web portal imports types from here (erased from its bundle) and its tests the
+ * lists; nothing else of this app is reachable from outside it.
+ */
+
+export type { EmailVerification } from "./modules/account/model.ts";
+export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
+export type { AuditEntry } from "./modules/audit/model.ts";
+export type { LoginResult, RegisterBody } from "./modules/auth/model.ts";
+export {
+  DOCUMENT_TYPES,
+  type Intake,
+  LEVELS,
+  type Program,
+  type ProgramDetail,
+} from "./modules/catalog/model.ts";
+export type { DataRequest } from "./modules/data-rights/model.ts";
+export { DECISIONS, type DecisionBody } from "./modules/decision/model.ts";
+export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
+export type { OutboxEmail } from "./modules/outbox/model.ts";
+export {
+  FEE_STATUSES,
+  type FeeSummary,
+  PAYMENT_STATUSES,
+  type Payment,
+  PROVIDERS,
+  type Receipt,
+} from "./modules/payments/model.ts";
+export type { Profile, ProfileChange } from "./modules/profile/model.ts";
+export type { QueueItem } from "./modules/queue/model.ts";
+export { REFERENCE_PAGE } from "./modules/references/internal/emails.ts";
+export type {
+  RefereeCreate,
+  RefereeInvitation,
+  Reference,
+  ReferenceList,
+} from "./modules/references/model.ts";
+export {
+  type ApplicationReviews,
+  RECOMMENDATIONS,
+  type Review,
+  type ReviewBody,
+} from "./modules/reviews/model.ts";
+export type { Session } from "./modules/sessions/model.ts";
+export {
+  BulkResult,
+  type BulkTransitionBody,
+  type Refusal,
+  type StaffCreate,
+  type Stats,
+} from "./modules/staff/model.ts";
+export type { PersonalDetails, User } from "./modules/users/model.ts";
+export {
+  type Application,
+  type ApplicationStatus,
+  type Seats,
+  STATUSES,
+  type Transition,
+} from "./modules/workflow/model.ts";
