@@ -12,7 +12,7 @@
  */
 const MODULES = "^src/modules/";
 const FOUNDATION = "^src/(lib|db)/|^src/problems\\.ts$";
-const ROOTS = "^src/(app|wiring|index|env|config|openapi-models)\\.ts$|^src/(cli|seed)/";
+const ROOTS = "^src/(app|wiring|index|env|config|models|openapi-models)\\.ts$|^src/(cli|seed)/";
 
 module.exports = {
   forbidden: [

@@ -30,13 +30,13 @@ export {
 } from "./modules/payments/model.ts";
 export type { Profile, ProfileChange } from "./modules/profile/model.ts";
 export type { QueueItem } from "./modules/queue/model.ts";
-export { REFERENCE_PAGE } from "./modules/references/internal/emails.ts";
 export type {
   RefereeCreate,
   RefereeInvitation,
   Reference,
   ReferenceList,
 } from "./modules/references/model.ts";
+export { REFERENCE_PAGE } from "./modules/references/service.ts";
 export {
   type ApplicationReviews,
   RECOMMENDATIONS,
