@@ -221,6 +221,19 @@ describe("what is not a reviewer's is refused to one", () => {
   }
 });
 
+describe("what reaches a blind reviewer without asking", () => {
+  test("the emails they were sent (assignments) do not name an applicant", async () => {
+    const emails = (await ctx.db.run(
+      (sql) =>
+        sql`SELECT subject, body FROM email_outbox WHERE to_address = ${reviewer.user.email}`,
+    )) as { subject: string; body: string }[];
+    expect(emails.length).toBeGreaterThan(0);
+    expect(emails.filter((e) => leaksIn(`${e.subject}\n${e.body}`, identities).length > 0)).toEqual(
+      [],
+    );
+  });
+});
+
 describe("a blind reviewer's own writes answer without the applicant", () => {
   for (const [key, send] of REVIEWER_WRITES) {
     test(key, async () => {
