@@ -77,8 +77,12 @@ export function rateLimitKey(ip: string): string {
   return `${ipv6Groups(normalized).slice(0, 4).join(":")}::/64`;
 }
 
-/** The eight 16-bit groups of an IPv6 address, in lowercase hex without leading zeros. */
-function ipv6Groups(ip: string): string[] {
+/**
+ * The eight 16-bit groups of an IPv6 address as numbers, in any of its textual forms
+ * (compressed, upper case, a dotted IPv4 tail); the caller has checked it is one (isIP 6) and
+ * taken off any zone id.
+ */
+export function ipv6Words(ip: string): number[] {
   let address = ip;
   const tail = address.slice(address.lastIndexOf(":") + 1);
   if (tail.includes(".")) {
@@ -89,5 +93,10 @@ function ipv6Groups(ip: string): string[] {
   const left = head ? head.split(":") : [];
   const right = rest ? rest.split(":") : [];
   const zeros = rest === undefined ? [] : Array<string>(8 - left.length - right.length).fill("0");
-  return [...left, ...zeros, ...right].map((group) => Number.parseInt(group, 16).toString(16));
+  return [...left, ...zeros, ...right].map((group) => Number.parseInt(group, 16));
+}
+
+/** The eight 16-bit groups of an IPv6 address, in lowercase hex without leading zeros. */
+function ipv6Groups(ip: string): string[] {
+  return ipv6Words(ip).map((word) => word.toString(16));
 }

@@ -1,6 +1,7 @@
 export { hasBody, isJsonMediaType, readBodyCapped, readJsonBody } from "./body.ts";
 export { clientGuards, clientIpOf, UNKNOWN_CLIENT } from "./client.ts";
 export {
+  ipv6Words,
   normalizeIp,
   parseTrustedProxies,
   rateLimitKey,

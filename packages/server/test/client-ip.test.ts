@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   ConfigError,
+  ipv6Words,
   normalizeIp,
   parseTrustedProxies,
   rateLimitKey,
@@ -93,5 +94,20 @@ describe("rateLimitKey", () => {
     expect(rateLimitKey("2001:db8:aa:bc::1")).not.toBe(key);
     expect(rateLimitKey("::1")).toBe("0:0:0:0::/64");
     expect(rateLimitKey("2001:db8::1.2.3.4")).toBe("2001:db8:0:0::/64");
+  });
+});
+
+describe("ipv6Words", () => {
+  test.each([
+    ["::", [0, 0, 0, 0, 0, 0, 0, 0]],
+    ["::1", [0, 0, 0, 0, 0, 0, 0, 1]],
+    ["1::", [1, 0, 0, 0, 0, 0, 0, 0]],
+    ["2001:DB8::FFFF:1", [0x2001, 0xdb8, 0, 0, 0, 0, 0xffff, 1]],
+    ["2001:0db8:0000:0000:0000:0000:0000:0001", [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]],
+    ["::ffff:127.0.0.1", [0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]],
+    ["64:ff9b::192.0.2.33", [0x64, 0xff9b, 0, 0, 0, 0, 0xc000, 0x221]],
+    ["1:2:3:4:5:6:7:8", [1, 2, 3, 4, 5, 6, 7, 8]],
+  ])("%s → %j", (address, words) => {
+    expect(ipv6Words(address)).toEqual(words);
   });
 });

@@ -13,6 +13,7 @@ import {
   assertVersion,
   blinderFor,
   loadApplication,
+  loadForViewer,
   loadVisible,
   lostRace,
   moveApplication,
@@ -50,7 +51,7 @@ const load = loadApplication;
 
 /** One application, blinded for a reviewer where its program runs blind review. */
 export const getApplication = (deps: ApplicationsDeps, viewer: User, id: string) =>
-  deps.db.run(async (sql) => (await blinderFor(sql, viewer))(await loadVisible(sql, id, viewer)));
+  deps.db.run((sql) => loadForViewer(sql, id, viewer));
 
 /** A draft for an open intake; one per applicant and intake. */
 export async function createApplication(

@@ -18,7 +18,7 @@ import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts
 export { verifiedStream } from "./internal/checksum.ts";
 export type { DocumentsDeps } from "./internal/deps.ts";
 export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
-export { contentDisposition, sanitizeFilename } from "./internal/filename.ts";
+export { blindFilename, contentDisposition, sanitizeFilename } from "./internal/filename.ts";
 export {
   assertMultipartHeaders,
   DOCUMENT_LIMITS,

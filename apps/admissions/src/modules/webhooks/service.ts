@@ -4,6 +4,8 @@
  * hook), and their delivery with retries, backoff and a dead letter, as the email outbox does.
  * The module's public face: its controller and the app's wiring import from here.
  */
+
+export { blockedRange } from "./internal/address.ts";
 export {
   deliveryCounts,
   getDelivery,
@@ -22,5 +24,5 @@ export {
 export { fanOut } from "./internal/fanout.ts";
 export { type SecretBox, secretBox } from "./internal/secret.ts";
 export { signedHeaders, TOLERANCE_SECONDS, verifySignature } from "./internal/signature.ts";
-export { isPrivateAddress, urlProblem } from "./internal/target.ts";
+export { type PinnedTarget, pinTargets, type Resolver, urlProblem } from "./internal/target.ts";
 export { deliverDueWebhooks, type WebhookSender } from "./internal/worker.ts";

@@ -20,7 +20,9 @@ export {
   blindPrograms,
   isBlindable,
   isBlindFor,
+  loadForViewer,
   redactApplication,
+  redactTransition,
 } from "./internal/blind.ts";
 export {
   adjustCount,

@@ -10,6 +10,8 @@ import {
   blinderFor,
   countFromTotals,
   isBlindable,
+  isBlindFor,
+  redactTransition,
   selectApplications,
   type TransitionRow,
   toApplication,
@@ -195,7 +197,10 @@ async function countMatching(sql: SQL, where: Fragment): Promise<number> {
   return toInt(row?.total ?? 0);
 }
 
-/** The application's transitions, oldest first. The caller has checked visibility. */
+/**
+ * The application's transitions, oldest first, redacted for a reviewer under blind review.
+ * The caller has checked visibility.
+ */
 export async function listTransitions(
   sql: SQL,
   applicationId: string,
@@ -208,10 +213,12 @@ export async function listTransitions(
   const rows = (await sql`SELECT * FROM application_transitions
     WHERE application_id = ${applicationId}
     ORDER BY created_at ASC, id ASC LIMIT ${page.limit} OFFSET ${page.offset}`) as TransitionRow[];
+  const blind = await isBlindFor(sql, viewer, applicationId);
+  const shown = rows.map((row) => toTransition(row, viewer));
   return toPage(
     requestUrl,
     page,
     toInt(total?.total ?? 0),
-    rows.map((row) => toTransition(row, viewer)),
+    blind ? shown.map(redactTransition) : shown,
   );
 }

@@ -4,7 +4,7 @@ import { problem } from "../../../problems.ts";
 import { getReceipt, type PaymentsDeps } from "../../payments/service.ts";
 import type { User } from "../../users/model.ts";
 import type { ApplicationStatus } from "../../workflow/model.ts";
-import { loadApplication, loadVisible } from "../../workflow/service.ts";
+import { loadApplication, loadForViewer } from "../../workflow/service.ts";
 import type { DocumentKind } from "../model.ts";
 import { findIssued, insertIssued, type SignedDocumentRow } from "../queries.ts";
 import { type LetterContent, renderLetter } from "./pdf.ts";
@@ -87,9 +87,13 @@ async function issue(
   return { row, bytes };
 }
 
-/** The offer letter of an application (its applicant, staff; anyone else: 404). */
+/**
+ * The offer letter of an application (its applicant, staff; anyone else: 404). A reviewer of a
+ * blind-review program gets the letter as they see the application, addressed to no one by
+ * name: a letter of its own, since what it says differs (as a receipt's payer does).
+ */
 export async function offerLetter(deps: SignedDocumentsDeps, viewer: User, applicationId: string) {
-  const application = await deps.db.run((sql) => loadVisible(sql, applicationId, viewer));
+  const application = await deps.db.run((sql) => loadForViewer(sql, applicationId, viewer));
   const offer = application.offer;
   if (!offer || !LETTER_STATUSES.has(application.status)) {
     throw problem("OFFER_LETTER_NOT_AVAILABLE", {

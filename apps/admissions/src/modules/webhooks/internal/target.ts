@@ -1,13 +1,23 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { blockedRange } from "./address.ts";
 
 /*
  * Server-side request forgery: an admin's endpoint URL must not make the server call into its
- * own network (a metadata service, a database's HTTP port, the app itself). Checked when the
- * URL is saved and again before every delivery, on the addresses the name resolves to then (a
- * name can be re-pointed after it was saved). ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS lifts
- * both checks for development and tests (receivers on 127.0.0.1); production refuses it.
+ * own network (a metadata service, a database's HTTP port, the app itself). The URL is checked
+ * when it is saved; at every delivery its name is resolved once, every address it resolves to
+ * is judged (address.ts), and the POST is sent to an address so judged, with the name as its
+ * Host and TLS server name: a name that answers differently between the check and the
+ * connection (DNS rebinding) cannot move the connection. ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS
+ * lifts the judging (not the pinning) for development and tests; production refuses it.
  */
+
+/** A host name without the dot that ends a fully qualified one ("localhost." is localhost). */
+const bareHost = (hostname: string) =>
+  hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 
 /** Why a URL is refused as a webhook target, or null when it may be saved. */
 export function urlProblem(raw: string, allowPrivate: boolean): string | null {
@@ -22,72 +32,57 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   }
   if (url.username || url.password) return "must not carry credentials";
   if (url.hash) return "must not have a #fragment";
+  if (allowPrivate) return null;
+  // The URL parser has already written any IPv4 form (0x7f.1, 2130706433, 127.1) dotted.
   const host = bareHost(url.hostname);
-  if (!allowPrivate && (host === "localhost" || host.endsWith(".localhost"))) {
-    return "must not point at this machine";
-  }
-  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) {
+  if (host === "localhost" || host.endsWith(".localhost")) return "must not point at this machine";
+  if (isIP(host) !== 0 && blockedRange(host) !== null) {
     return "must not point at a private, loopback or link-local address";
   }
   return null;
 }
 
-const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, "").toLowerCase();
+/** The addresses a name has now, in the order the system prefers them. */
+export type Resolver = (host: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true })).map((entry) => entry.address);
+
+/** Where one attempt connects, and the name the receiver is asked for there. */
+export type PinnedTarget = {
+  /** The URL with its host replaced by the address that was judged. */
+  url: string;
+  /** Host header and TLS server name (SNI, the certificate's name): the URL's own host. */
+  host: string;
+  serverName: string | null;
+};
 
 /**
- * Throws when the URL's host resolves to an address it must not reach. A gap remains: fetch
- * resolves the name again, so a name that answers differently within that moment (DNS
- * rebinding) is not caught; an egress proxy or firewall closes it (docs/security.md).
+ * The addresses one delivery may connect to, each with the URL rewritten to it: the URL's
+ * literal address, or every address its name resolves to now. Throws (the attempt fails) when
+ * any of them is refused: a name that mixes public and private answers is not trusted.
  */
-export async function assertPublicTarget(raw: string, allowPrivate: boolean): Promise<void> {
-  if (allowPrivate) return;
-  const host = bareHost(new URL(raw).hostname);
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked !== undefined) throw new Error(`refused: ${host} resolves to ${blocked}`);
-}
-
-const V4_BLOCKED: [number, number][] = [
-  [0x00000000, 8], // 0.0.0.0/8 "this network"
-  [0x0a000000, 8], // 10/8
-  [0x64400000, 10], // 100.64/10 carrier-grade NAT
-  [0x7f000000, 8], // loopback
-  [0xa9fe0000, 16], // link-local (cloud metadata 169.254.169.254)
-  [0xac100000, 12], // 172.16/12
-  [0xc0000000, 24], // 192.0.0/24 protocol assignments
-  [0xc0a80000, 16], // 192.168/16
-  [0xc6120000, 15], // 198.18/15 benchmarking
-  [0xe0000000, 3], // multicast, reserved, broadcast
-];
-
-function v4Number(address: string): number {
-  return address.split(".").reduce((n, part) => n * 256 + Number(part), 0);
-}
-
-/** Loopback, private, link-local, shared, multicast or reserved: anything but the internet. */
-export function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const n = v4Number(address);
-    return V4_BLOCKED.some(
-      ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === base / 2 ** (32 - bits),
-    );
+export async function pinTargets(
+  raw: string,
+  allowPrivate: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<PinnedTarget[]> {
+  const url = new URL(raw);
+  const host = bareHost(url.hostname);
+  if (isIP(host) !== 0) {
+    const range = allowPrivate ? null : blockedRange(host);
+    if (range) throw new Error(`refused: ${host} is ${range}`);
+    return [{ url: url.href, host: url.host, serverName: null }];
   }
-  const a = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)?.[1];
-  if (mapped) return isPrivateAddress(mapped);
-  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex) {
-    const n = Number.parseInt(hex[1] ?? "0", 16) * 65_536 + Number.parseInt(hex[2] ?? "0", 16);
-    return isPrivateAddress([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join("."));
+  const addresses = await resolve(host);
+  if (addresses.length === 0) throw new Error(`refused: ${host} resolves to no address`);
+  for (const address of allowPrivate ? [] : addresses) {
+    const range = blockedRange(address);
+    if (range) throw new Error(`refused: ${host} resolves to ${address}, ${range}`);
   }
-  return (
-    a === "::" ||
-    a === "::1" ||
-    /^f[cd]/.test(a) || // unique local fc00::/7
-    /^fe[89ab]/.test(a) || // link-local fe80::/10
-    /^ff/.test(a) || // multicast
-    a.startsWith("64:ff9b:") || // NAT64 embeds IPv4 of any kind
-    a.startsWith("2001:db8:") // documentation
-  );
+  return addresses.map((address) => {
+    const pinned = new URL(url.href);
+    pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
+    return { url: pinned.href, host: url.host, serverName: host };
+  });
 }

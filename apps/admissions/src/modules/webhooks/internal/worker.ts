@@ -8,7 +8,7 @@ import { eventsByIds } from "../../events/service.ts";
 import { backoffMs, type DeliveryPolicy } from "../../outbox/service.ts";
 import type { SecretBox } from "./secret.ts";
 import { signedHeaders } from "./signature.ts";
-import { assertPublicTarget } from "./target.ts";
+import { type PinnedTarget, pinTargets, type Resolver } from "./target.ts";
 
 export type WebhookSender = {
   db: Db;
@@ -20,7 +20,10 @@ export type WebhookSender = {
   policy: DeliveryPolicy;
   /** A receiver that has not answered by then counts as a failed attempt. */
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** The HTTP client: fetch, unless a test gives its own. */
+  fetch?: (url: string, init: BunFetchRequestInit) => Promise<Response>;
+  /** How names are resolved at delivery (the system's resolver unless a test gives one). */
+  resolve?: Resolver;
 };
 
 type Claimed = {
@@ -63,6 +66,31 @@ async function claimDue(deps: WebhookSender): Promise<Claimed[]> {
 
 type Outcome = { statusCode: number | null; error: string | null; durationMs: number };
 
+/** Errors of a connection that was never made: nothing was sent, the next address may be tried. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+const unreachable = (error: unknown) =>
+  error instanceof Error && UNREACHABLE.has((error as Error & { code?: string }).code ?? "");
+
+/**
+ * The POST to the addresses judged for this attempt, in the resolver's order, moving on only
+ * when one cannot be connected to. The name goes as the Host header and the TLS server name,
+ * so the receiver (and its certificate) is the one the URL names, reached at the address that
+ * was checked rather than at whatever fetch would resolve the name to a moment later.
+ */
+async function postPinned(deps: WebhookSender, targets: PinnedTarget[], init: RequestInit) {
+  const send = deps.fetch ?? ((url, options) => fetch(url, options));
+  for (const [i, target] of targets.entries()) {
+    const headers = { ...(init.headers as Record<string, string>), host: target.host };
+    const tls = target.serverName === null ? {} : { tls: { serverName: target.serverName } };
+    try {
+      return await send(target.url, { ...init, headers, ...tls });
+    } catch (error) {
+      if (i === targets.length - 1 || !unreachable(error)) throw error;
+    }
+  }
+  throw new Error("refused: no address to send to");
+}
+
 /**
  * One POST: signed afresh (a new timestamp per attempt, the same webhook-id), no redirects
  * followed (a 3xx is a failure: a receiver must not bounce us elsewhere), a time limit, and
@@ -72,11 +100,11 @@ async function post(deps: WebhookSender, row: Claimed, event: ChangeEvent): Prom
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    await assertPublicTarget(row.url, deps.allowPrivateTargets);
+    const targets = await pinTargets(row.url, deps.allowPrivateTargets, deps.resolve);
     const secret = await deps.box.open(row.endpoint_id, row.secret_sealed);
     const body = JSON.stringify(event);
     const headers = signedHeaders(secret, event.id, Math.floor(deps.now() / 1000), body);
-    const response = await (deps.fetch ?? fetch)(row.url, {
+    const response = await postPinned(deps, targets, {
       method: "POST",
       headers: {
         ...headers,

@@ -1,6 +1,8 @@
 import type { SQL } from "bun";
 import { toBool } from "../../../db/dialect.ts";
-import type { Application } from "../model.ts";
+import type { User } from "../../users/model.ts";
+import type { Application, Transition } from "../model.ts";
+import { loadVisible } from "../queries.ts";
 
 /*
  * Blind review (docs/admissions.md, "Blind review"): for a program that has it on, reviewers
@@ -53,6 +55,13 @@ export const redactApplication = (application: Application): Application => ({
   applicantProfile: null,
 });
 
+/**
+ * A move in the history without the address the applicant made it from (an address can point
+ * at a person, or at their school); staff members' moves keep theirs.
+ */
+export const redactTransition = (transition: Transition): Transition =>
+  transition.actor.role === "applicant" ? { ...transition, clientIp: null } : transition;
+
 /** A redactor for one viewer: it reads the blind programs once for a whole page. */
 export async function blinderFor(
   sql: SQL,
@@ -61,4 +70,13 @@ export async function blinderFor(
   const blind = await blindPrograms(sql, viewer);
   return (application) =>
     blind.has(application.program.id) ? redactApplication(application) : application;
+}
+
+/**
+ * One application as `viewer` may read it: visible to them (else 404) and blinded where its
+ * program runs blind review. What a response, a letter or any other artefact tells the viewer
+ * about an application starts from this, never from the stored record.
+ */
+export async function loadForViewer(sql: SQL, id: string, viewer: User): Promise<Application> {
+  return (await blinderFor(sql, viewer))(await loadVisible(sql, id, viewer));
 }
