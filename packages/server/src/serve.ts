@@ -2,6 +2,7 @@ import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
 import { HttpProblem } from "./problem.ts";
+import { routable } from "./request-target.ts";
 import { inRequestScope, stopTracing } from "./tracing.ts";
 
 export type ServeOptions = {
@@ -105,10 +106,16 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-/** The app's fetch, each request run inside its scope (request-scope.ts, tracing.ts). */
+/**
+ * The app's fetch, each request run inside its scope (request-scope.ts, tracing.ts), with a URL
+ * Elysia routes right whatever the Host (request-target.ts).
+ */
 export function scopedFetch(app: AnyElysia): (request: Request) => Response | Promise<Response> {
   const handle = app.fetch;
-  return (request) => inRequestScope(request, () => handle(request));
+  return (request) => {
+    const target = routable(request);
+    return inRequestScope(target, () => handle(target));
+  };
 }
 
 /** Prints a start-up failure (usually bad configuration) plainly and exits non-zero. */
