@@ -22,6 +22,7 @@ export {
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
 export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
+export { type Listener, type ListenOptions, listen, scopedFetch } from "./listen.ts";
 export {
   createLogger,
   type Logger,
@@ -41,6 +42,7 @@ export {
   serveMetrics,
 } from "./metrics.ts";
 export { ObservationQueue, type Tallied, TalliedHistogram } from "./observation-queue.ts";
+export { peerAddressOf } from "./peer.ts";
 export {
   HttpProblem,
   invalidField,
@@ -64,7 +66,7 @@ export {
   rateLimits,
 } from "./rate-limit-macro.ts";
 export { currentScope, type RequestScope, runInScope } from "./request-scope.ts";
-export { exitOnStartupError, type ServeOptions, scopedFetch, serve } from "./serve.ts";
+export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
 export {
   type ClientSpan,
   endClientSpan,

@@ -21,6 +21,10 @@ const invalidHost = new WeakSet<Request>();
 
 export const hasInvalidHost = (request: Request): boolean => invalidHost.has(request);
 
+export const markInvalidHost = (request: Request): void => {
+  invalidHost.add(request);
+};
+
 /**
  * `url` written so that Elysia's search finds its path, naming the same URL: a missing port
  * becomes the scheme's default (":80", which URL parsing drops again) and a short port gets
@@ -55,7 +59,7 @@ export function routableUrl(url: string, authority = DEFAULT_AUTHORITY): string 
 export function routable(request: Request): Request {
   const url = request.url;
   if (url.charCodeAt(0) !== 47 && url.indexOf("/", 8) >= ELYSIA_PATH_SEARCH_FROM) return request;
-  if (url.charCodeAt(0) === 47 && request.headers.has("host")) invalidHost.add(request);
+  if (url.charCodeAt(0) === 47 && request.headers.has("host")) markInvalidHost(request);
   Object.defineProperty(request, "url", { value: routableUrl(url), enumerable: true });
   return request;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { createLogger, platform, scopedFetch } from "../src/index.ts";
+import { createLogger, listen, platform } from "../src/index.ts";
 import { routableUrl } from "../src/request-target.ts";
 import { expectedByHost, problemOf, statusesByHost } from "./support/index.ts";
 import { exchange, rawRequest } from "./support/raw-http.ts";
@@ -61,9 +61,14 @@ describe("an app served as serve() serves it routes right whatever the Host", ()
     expect(await statusesByHost(app, { path: "/" })).toEqual(expectedByHost(200));
   });
 
+  test("on the pipelining listener too (HTTP_PIPELINING), which builds the URL itself", async () => {
+    const statuses = await statusesByHost(app, { path: "/api/things/7" }, { pipelining: true });
+    expect(statuses).toEqual(expectedByHost(200));
+  });
+
   test("the handler still sees the Host it was sent, and an empty Host is a problem+json 400", async () => {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: scopedFetch(app) });
-    const port = server.port ?? 0;
+    const server = await listen(app, { port: 0, hostname: "127.0.0.1" });
+    const { port } = server;
     try {
       const [short] = await exchange(port, rawRequest("/api/things/7", { host: "lb" }), 1);
       expect(JSON.parse(short?.body ?? "")).toEqual({ id: "7", host: "lb" });

@@ -14,6 +14,36 @@ async function startFixture(env: Record<string, string> = {}, port?: number) {
   return { proc, base, port };
 }
 
+describe("the pipelining listener (HTTP_PIPELINING) stops as Bun.serve does", () => {
+  const pipelining = { HTTP_PIPELINING: "true" };
+
+  test("SIGTERM: the in-flight request finishes, new ones are refused, exit 0", async () => {
+    const { proc, base } = await startFixture(pipelining);
+    const inFlight = fetch(`${base}/slow`);
+    await Bun.sleep(100);
+    proc.kill("SIGTERM");
+    await Bun.sleep(100);
+    await expect(fetch(`${base}/fast`, { keepalive: false })).rejects.toThrow();
+    const response = await inFlight;
+    expect(await response.json()).toEqual({ done: true });
+    expect(await proc.exited).toBe(0);
+    expect(await new Response(proc.stdout).text()).toContain('"pipelining":true');
+  });
+
+  test("a second instance on a port already in use fails to start", async () => {
+    const first = await startFixture(pipelining);
+    const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
+      env: { ...process.env, PORT: String(first.port), ...pipelining },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    expect(await second.exited).not.toBe(0);
+    expect(await new Response(second.stderr).text()).toContain("in use");
+    first.proc.kill("SIGTERM");
+    expect(await first.proc.exited).toBe(0);
+  });
+});
+
 describe("graceful shutdown", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`${signal}: in-flight requests finish, new ones are refused, exit 0`, async () => {

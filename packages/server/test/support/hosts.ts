@@ -1,5 +1,5 @@
 import type { AnyElysia } from "elysia";
-import { scopedFetch } from "../../src/serve.ts";
+import { listen, scopedFetch } from "../../src/listen.ts";
 import { exchange, rawRequest } from "./raw-http.ts";
 
 /**
@@ -10,6 +10,9 @@ export const SHORT_HOSTS = ["a", "lb", "web", "a:1", "[::1]", "[::]"] as const;
 
 type Probe = { path: string; method?: string; headers?: Record<string, string>; body?: string };
 
+/** The listener the socket half uses: Bun.serve (the default), or the pipelining one. */
+type Options = { pipelining?: boolean };
+
 /**
  * The status `app` answers `probe` with under every Host: in process through the fetch serve()
  * gives Bun (`scopedFetch`), and over a real socket with the Host line as written, also empty
@@ -18,6 +21,7 @@ type Probe = { path: string; method?: string; headers?: Record<string, string>; 
 export async function statusesByHost(
   app: AnyElysia,
   probe: Probe,
+  { pipelining = false }: Options = {},
 ): Promise<Record<string, number>> {
   const { path, method = "GET", headers = {}, body } = probe;
   const statuses: Record<string, number> = {};
@@ -27,10 +31,10 @@ export async function statusesByHost(
     statuses[`in process, http://${host}`] = response.status;
     await response.arrayBuffer();
   }
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+  const server = await listen(app, { port: 0, hostname: "127.0.0.1", pipelining });
   try {
     const ask = async (label: string, text: string) => {
-      const [response] = await exchange(server.port ?? 0, text, 1);
+      const [response] = await exchange(server.port, text, 1);
       statuses[label] = response?.status ?? 0;
     };
     for (const host of SHORT_HOSTS) {
