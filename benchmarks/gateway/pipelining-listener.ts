@@ -2,18 +2,18 @@
 /**
  * What HTTP_PIPELINING costs: the gateway's CPU per request served by Bun.serve (the default)
  * and by the pipelining listener (node:http, packages/server pipelining-listener.ts). The real
- * app behind `listen()`, its upstream `fetch` answered in-process (the upstream is not what is
- * measured), one client in the same process sending requests one after another on one
- * keep-alive connection. Each variant runs in a process of its own, in alternating rounds; the
- * figure is that process's CPU time per request, the least over the rounds (other work only
- * adds to it). The client's share is the same in both, so the difference is the listener's.
+ * app behind `listen()`, its upstream answered in-process (stubbed-gateway.ts), one client in
+ * the same process sending requests one after another on one keep-alive connection. Each
+ * variant runs in a process of its own, in alternating rounds; the figure is that process's
+ * CPU time per request, the least over the rounds (other work only adds to it). The client's
+ * share is the same in both, so the difference is the listener's.
  *
  *   bun benchmarks/gateway/pipelining-listener.ts [--requests 5000] [--rounds 3]
  */
 import { parseArgs } from "node:util";
-import { createApp } from "../../apps/gateway/src/app.ts";
-import { createLogger, listen, parseTrustedProxies } from "../../packages/server/src/index.ts";
+import { createLogger, listen } from "../../packages/server/src/index.ts";
 import { median } from "../stats.ts";
+import { stubbedGateway } from "./stubbed-gateway.ts";
 
 const { values } = parseArgs({
   options: {
@@ -25,24 +25,7 @@ const { values } = parseArgs({
 const requests = Number(values.requests);
 
 if (values.child !== undefined) {
-  const body = JSON.stringify(
-    Array.from({ length: 10 }, (_, i) => ({ player: `p${i}`, score: i })),
-  );
-  globalThis.fetch = (async () =>
-    new Response(body, {
-      headers: { "content-type": "application/json" },
-    })) as unknown as typeof fetch;
-  const app = createApp({
-    routes: [
-      {
-        upstream: "leaderboard",
-        target: "http://127.0.0.1:9",
-        prefixes: ["/api/leaderboard"],
-        timeoutMs: 5_000,
-        maxBodyBytes: 1024 * 1024,
-      },
-    ],
-    trustedProxies: parseTrustedProxies("none"),
+  const app = stubbedGateway({
     logger: createLogger({
       service: "gateway",
       level: "info",

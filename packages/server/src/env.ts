@@ -101,8 +101,9 @@ export const commonEnv = {
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
   /**
    * Answer pipelined HTTP/1.1 requests in order (RFC 9112 §9.3.2) with node:http's listener,
-   * at about twice the CPU per request; off (default), Bun.serve closes a connection on which
-   * a request arrives before the previous answer, unanswered (docs/decisions.md "Pipelining").
+   * at least doubling the gateway's CPU per request; off (default), Bun.serve closes a
+   * connection on which a request arrives before the previous answer, unanswered
+   * (docs/decisions.md "Pipelining").
    */
   HTTP_PIPELINING: Type.Boolean({ default: false }),
   ...tracingEnv,

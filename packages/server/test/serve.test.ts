@@ -29,19 +29,6 @@ describe("the pipelining listener (HTTP_PIPELINING) stops as Bun.serve does", ()
     expect(await proc.exited).toBe(0);
     expect(await new Response(proc.stdout).text()).toContain('"pipelining":true');
   });
-
-  test("a second instance on a port already in use fails to start", async () => {
-    const first = await startFixture(pipelining);
-    const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
-      env: { ...process.env, PORT: String(first.port), ...pipelining },
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    expect(await second.exited).not.toBe(0);
-    expect(await new Response(second.stderr).text()).toContain("in use");
-    first.proc.kill("SIGTERM");
-    expect(await first.proc.exited).toBe(0);
-  });
 });
 
 describe("graceful shutdown", () => {
@@ -95,16 +82,22 @@ describe("graceful shutdown", () => {
     expect(await inFlight).toBe("cut");
   });
 
-  test("a second instance on a port already in use fails to start instead of sharing it", async () => {
-    const first = await startFixture();
-    const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
-      env: { ...process.env, PORT: String(first.port) },
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    expect(await second.exited).not.toBe(0);
-    expect(await new Response(second.stderr).text()).toContain("in use");
-    first.proc.kill("SIGTERM");
-    expect(await first.proc.exited).toBe(0);
-  });
+  test.each([
+    ["Bun.serve", {}],
+    ["the pipelining listener", { HTTP_PIPELINING: "true" }],
+  ])(
+    "a second instance on a port already in use fails to start instead of sharing it (%s)",
+    async (_, listener) => {
+      const first = await startFixture(listener);
+      const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
+        env: { ...process.env, PORT: String(first.port), ...listener },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      expect(await second.exited).not.toBe(0);
+      expect(await new Response(second.stderr).text()).toContain("in use");
+      first.proc.kill("SIGTERM");
+      expect(await first.proc.exited).toBe(0);
+    },
+  );
 });
