@@ -12,16 +12,15 @@
  *     [--variants off,metrics,trace:0,trace:0.1,trace:1,all:0.1,all:1]
  */
 import { parseArgs } from "node:util";
-import { createApp } from "../../apps/gateway/src/app.ts";
 import {
   createLogger,
   createMetrics,
-  parseTrustedProxies,
   scopedFetch,
   startTracing,
 } from "../../packages/server/src/index.ts";
 import { median } from "../stats.ts";
 import { startCollector } from "./collector.ts";
+import { stubbedGateway } from "./stubbed-gateway.ts";
 
 const { values } = parseArgs({
   options: {
@@ -55,29 +54,7 @@ if (values.child !== undefined) {
     });
   }
   const metrics = what === "metrics" || what === "all" ? createMetrics("gateway") : undefined;
-  const upstream = "http://127.0.0.1:9";
-  const body = JSON.stringify(
-    Array.from({ length: 10 }, (_, i) => ({ player: `p${i}`, score: i })),
-  );
-  // The upstream, answered in-process: the network is not what is measured here.
-  globalThis.fetch = (async () =>
-    new Response(body, {
-      headers: { "content-type": "application/json" },
-    })) as unknown as typeof fetch;
-  const app = createApp({
-    routes: [
-      {
-        upstream: "leaderboard",
-        target: upstream,
-        prefixes: ["/api/leaderboard"],
-        timeoutMs: 5_000,
-        maxBodyBytes: 1024 * 1024,
-      },
-    ],
-    trustedProxies: parseTrustedProxies("none"),
-    logger,
-    ...(metrics ? { metrics } : {}),
-  });
+  const app = stubbedGateway({ logger, ...(metrics ? { metrics } : {}) });
   const handle = scopedFetch(app);
   const batch = async (count: number) => {
     for (let done = 0; done < count; done += 50) {

@@ -92,11 +92,12 @@ try {
     },
     env.ADMISSIONS_JOBS_INTERVAL_MS,
   );
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.ADMISSIONS_METRICS_PORT,
     port: env.ADMISSIONS_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

@@ -40,11 +40,12 @@ try {
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     runsPerMinute: env.BENCH_RATE_LIMIT,
   });
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.BENCH_METRICS_PORT,
     port: env.BENCH_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

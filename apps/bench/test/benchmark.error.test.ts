@@ -80,32 +80,38 @@ describe("when runs cannot be served", () => {
     expect(problem.detail).toContain("waiting");
   });
 
-  test("a request whose client disconnects while it waits is dropped from the queue", async () => {
-    const own = benchApp();
-    const server = await listening(own);
-    try {
-      const running = server.post({ type: "crypto" });
-      while (!own.runner.busy) await Bun.sleep(1);
-      const abort = new AbortController();
-      const waiting = fetch(`${server.base}/api/benchmark`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "json" }),
-        signal: abort.signal,
-      }).catch((error: unknown) => error);
-      while (own.runner.waiting === 0) await Bun.sleep(1);
-      abort.abort(); // the socket closes; Bun aborts the request's signal
-      while (own.runner.waiting > 0) await Bun.sleep(1);
-      const busy = () => own.runner.busy;
-      expect(busy()).toBe(true); // the crypto run is still going
-      expect(await waiting).toBeInstanceOf(Error);
-      expect((await running).status).toBe(200);
-      // Had the dropped json request been left in the queue, it would be running now.
-      expect(busy()).toBe(false);
-    } finally {
-      await server.close();
-    }
-  });
+  test.each([
+    ["Bun.serve", false],
+    ["the pipelining listener", true],
+  ])(
+    "a request whose client disconnects while it waits is dropped from the queue (%s)",
+    async (_, pipelining) => {
+      const own = benchApp();
+      const server = await listening(own, { pipelining });
+      try {
+        const running = server.post({ type: "crypto" });
+        while (!own.runner.busy) await Bun.sleep(1);
+        const abort = new AbortController();
+        const waiting = fetch(`${server.base}/api/benchmark`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ type: "json" }),
+          signal: abort.signal,
+        }).catch((error: unknown) => error);
+        while (own.runner.waiting === 0) await Bun.sleep(1);
+        abort.abort(); // the socket closes; the listener aborts the request's signal
+        while (own.runner.waiting > 0) await Bun.sleep(1);
+        const busy = () => own.runner.busy;
+        expect(busy()).toBe(true); // the crypto run is still going
+        expect(await waiting).toBeInstanceOf(Error);
+        expect((await running).status).toBe(200);
+        // Had the dropped json request been left in the queue, it would be running now.
+        expect(busy()).toBe(false);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   test("a run that fails → 500 BENCHMARK_FAILED, cause logged, not leaked", async () => {
     const sink = memorySink();

@@ -1,6 +1,6 @@
 import type { SharedStore } from "@platform/server";
-import { createLogger, parseTrustedProxies } from "@platform/server";
-import { freePort, jsonRequest, testStore } from "@platform/server/testing";
+import { createLogger, listen, parseTrustedProxies } from "@platform/server";
+import { jsonRequest, testStore } from "@platform/server/testing";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { BENCHMARK_ITERATIONS, WARMUP_ITERATIONS } from "../src/modules/benchmark/model.ts";
 import {
@@ -54,10 +54,10 @@ export const benchmarkRequest = (body: unknown, headers: Record<string, string> 
   jsonRequest("/api/benchmark", body, { headers });
 
 /** Listens on a free loopback port, so requests have a real peer address. */
-export async function listening(bench: TestApp) {
-  const port = await freePort();
-  bench.app.listen({ port, hostname: "127.0.0.1" });
-  const base = `http://127.0.0.1:${port}`;
+/** The app on a real port as serve() listens: Bun.serve, or the pipelining listener. */
+export async function listening(bench: TestApp, opts: { pipelining?: boolean } = {}) {
+  const listener = await listen(bench.app, { port: 0, hostname: "127.0.0.1", ...opts });
+  const base = `http://127.0.0.1:${listener.port}`;
   return {
     base,
     post: (body: unknown, headers: Record<string, string> = {}) =>
@@ -67,7 +67,7 @@ export async function listening(bench: TestApp) {
         body: JSON.stringify(body),
       }),
     async close() {
-      await bench.app.stop(true);
+      await listener.stop(true);
       await bench.close();
     },
   };

@@ -15,6 +15,7 @@ export const GatewayEnv = T.Object({
   HOST: commonEnv.HOST,
   SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
   SHUTDOWN_DRAIN_MS: commonEnv.SHUTDOWN_DRAIN_MS,
+  HTTP_PIPELINING: commonEnv.HTTP_PIPELINING,
   ...tracingEnv,
   GATEWAY_PORT: port(3000),
   /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */

@@ -27,11 +27,12 @@ try {
     })),
   });
   const app = createApp(deps);
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.GATEWAY_METRICS_PORT,
     port: env.GATEWAY_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

@@ -24,11 +24,12 @@ try {
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     postsPerMinute: env.LEADERBOARD_RATE_LIMIT,
   });
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.LEADERBOARD_METRICS_PORT,
     port: env.LEADERBOARD_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

@@ -65,11 +65,12 @@ try {
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     runsPerMinute: env.RUNNER_RATE_LIMIT,
   });
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.RUNNER_METRICS_PORT,
     port: env.RUNNER_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

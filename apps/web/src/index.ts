@@ -45,11 +45,12 @@ try {
     });
   }
   const app = createApp({ logger, bundle: () => bundle, reloads, metrics });
-  serve(app, {
+  await serve(app, {
     metrics,
     metricsPort: env.WEB_METRICS_PORT,
     port: env.WEB_PORT,
     hostname: env.HOST,
+    pipelining: env.HTTP_PIPELINING,
     logger,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     drainMs: env.SHUTDOWN_DRAIN_MS,

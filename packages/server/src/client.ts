@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { resolveClientIp, type TrustedProxies } from "./client-ip.ts";
+import { peerAddressOf } from "./peer.ts";
 
 /** Requests handled in-process (app.handle) have no peer; they share one key. */
 export const UNKNOWN_CLIENT = "unknown";
@@ -10,7 +11,7 @@ export function clientIpOf(
   server: Server<unknown> | null | undefined,
   trusted: TrustedProxies,
 ): string {
-  const peer = server?.requestIP(request)?.address;
+  const peer = peerAddressOf(request, server);
   return resolveClientIp(peer, request.headers.get("x-forwarded-for"), trusted) ?? UNKNOWN_CLIENT;
 }
 

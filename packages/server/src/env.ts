@@ -114,6 +114,13 @@ export const commonEnv = {
    * closes. 0: close at once (Ctrl-C, SIGINT, never waits).
    */
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
+  /**
+   * On (default): pipelined HTTP/1.1 requests are answered in order (RFC 9112 §9.3.2), by
+   * node:http's listener, at more CPU per request. Off: Bun.serve, cheaper, which closes a
+   * connection on which a request arrives before the previous answer, unanswered: only for an
+   * app whose every client is known not to pipeline (docs/decisions.md "Pipelining").
+   */
+  HTTP_PIPELINING: Type.Boolean({ default: true }),
   ...tracingEnv,
 } as const;
 

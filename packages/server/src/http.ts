@@ -6,6 +6,7 @@ import { type Metrics, routeLabel } from "./metrics.ts";
 import { currentScope, pathOf, requestIdFor } from "./observability/request-scope.ts";
 import { endServerSpan } from "./observability/spans.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
+import { hasInvalidHost } from "./request-target.ts";
 import { StoreUnavailableError } from "./store/redis.ts";
 
 export type PlatformOptions = {
@@ -127,6 +128,12 @@ export function platform(opts: PlatformOptions) {
       startedAt.set(request, performance.now());
       // serve() opened the request's scope with its id; tests calling app.handle() did not.
       set.headers["x-request-id"] = currentScope()?.requestId ?? requestIdFor(request);
+      // RFC 9112 §3.2: an HTTP/1.1 Host that is empty or no host name is answered 400.
+      if (hasInvalidHost(request)) {
+        throw new HttpProblem("BAD_REQUEST", {
+          detail: "The Host header is empty or not a host name",
+        });
+      }
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;

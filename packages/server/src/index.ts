@@ -23,6 +23,7 @@ export {
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
 export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
+export { type Listener, type ListenOptions, listen, scopedFetch } from "./listen.ts";
 export {
   createLogger,
   type Logger,
@@ -42,6 +43,7 @@ export {
   serveMetrics,
 } from "./metrics.ts";
 export { ObservationQueue } from "./observability/observation-queue.ts";
+export { peerAddressOf } from "./peer.ts";
 export { currentScope, type RequestScope, runInScope } from "./observability/request-scope.ts";
 export {
   type Attributes,
@@ -83,7 +85,7 @@ export {
   type RateLimitRule,
   rateLimits,
 } from "./rate-limit-macro.ts";
-export { exitOnStartupError, type ServeOptions, scopedFetch, serve } from "./serve.ts";
+export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
 export {
   createStore,
   memoryStore,

@@ -1,16 +1,13 @@
 import type { AnyElysia } from "elysia";
+import { type ListenOptions, listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
-import { inRequestScope, stopTracing } from "./observability/tracing.ts";
+import { stopTracing } from "./observability/tracing.ts";
 import { HttpProblem } from "./problem.ts";
 
-export type ServeOptions = {
-  port: number;
-  hostname: string;
+export type ServeOptions = ListenOptions & {
   logger: Logger;
   shutdownTimeoutMs: number;
-  /** Bun refuses bodies past this before the app sees them. */
-  maxRequestBodySize?: number;
   /** Runs after the last in-flight request finished: close pools, stores, timers. */
   onShutdown?: () => Promise<void> | void;
   /** SIGTERM: readiness answers 503 this long before the listener closes (SHUTDOWN_DRAIN_MS). */
@@ -20,15 +17,17 @@ export type ServeOptions = {
   metricsPort?: number;
 };
 
-/**
- * Listens, then on SIGTERM or SIGINT stops accepting connections, lets in-flight requests
- * finish, runs `onShutdown` and exits 0. Past `shutdownTimeoutMs` the stragglers are cut and the
- * exit code is 1, so an orchestrator can tell a clean stop from a forced one.
- */
 /** Readiness probes, whatever the app calls them: /health/ready, /health/ready/, /gateway/health. */
 const READINESS = /^\/(health\/ready|gateway\/health)\/?$/;
 
-export function serve(app: AnyElysia, opts: ServeOptions): void {
+/**
+ * Listens, then on SIGTERM or SIGINT stops accepting connections, lets in-flight requests
+ * finish, runs `onShutdown` and exits 0. Past `shutdownTimeoutMs` the stragglers are cut and the
+ * exit code is 1, so an orchestrator can tell a clean stop from a forced one. Resolves once
+ * listening; a taken port rejects (Bun.serve throws, the pipelining listener reports it).
+ */
+
+export async function serve(app: AnyElysia, opts: ServeOptions): Promise<void> {
   const { logger } = opts;
   let draining = false;
   // While draining, readiness says so (every app's probe, answered here before its own, in the
@@ -40,25 +39,8 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
       headers: { "retry-after": "5" },
     });
   });
-  // Bun.serve directly, not app.listen(): every request has to run inside its scope (request id
-  // for the logs, the trace's server span), and listen() hands most routes to Bun's own router,
-  // past any wrapper of app.fetch. app.fetch is what the tests drive (app.handle), so this is
-  // also the code path they check.
-  const server = Bun.serve({
-    port: opts.port,
-    hostname: opts.hostname,
-    // Elysia turns SO_REUSEPORT on by default: a second copy started by mistake would silently
-    // share the port and take half the traffic. A taken port is a start-up error instead.
-    reusePort: false,
-    // Elysia's listen() default (Bun's own is 10 s).
-    idleTimeout: 30,
-    ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
-    fetch: scopedFetch(app),
-  });
-  // What listen() would do: handlers read the server (client address), plugins start timers.
-  app.server = server;
-  for (const hook of app.event.start ?? []) void hook.fn(app);
-  logger.info("listening", { url: server.url.href });
+  const server = await listen(app, opts);
+  logger.info("listening", { url: server.url.href, pipelining: opts.pipelining ?? false });
   const stopMetrics = opts.metrics
     ? serveMetrics(opts.metrics, { port: opts.metricsPort ?? 0, hostname: opts.hostname, logger })
     : () => {};
@@ -67,7 +49,7 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info("shutting down", { signal, inFlight: server.pendingRequests });
+    logger.info("shutting down", { signal, inFlight: server.pendingRequests() });
     // The drain comes before the shutdown deadline: requests keep coming in while it lasts.
     if (signal === "SIGTERM" && (opts.drainMs ?? 0) > 0) {
       draining = true;
@@ -76,7 +58,7 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
     }
     const force = setTimeout(async () => {
       logger.error("shutdown timed out; closing open connections", {
-        inFlight: server.pendingRequests,
+        inFlight: server.pendingRequests(),
       });
       await server.stop(true);
       await logger.flush();
@@ -103,12 +85,6 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-}
-
-/** The app's fetch, each request run inside its scope (request-scope.ts, tracing.ts). */
-export function scopedFetch(app: AnyElysia): (request: Request) => Response | Promise<Response> {
-  const handle = app.fetch;
-  return (request) => inRequestScope(request, () => handle(request));
 }
 
 /** Prints a start-up failure (usually bad configuration) plainly and exits non-zero. */

@@ -14,6 +14,23 @@ async function startFixture(env: Record<string, string> = {}, port?: number) {
   return { proc, base, port };
 }
 
+describe("the pipelining listener (HTTP_PIPELINING) stops as Bun.serve does", () => {
+  const pipelining = { HTTP_PIPELINING: "true" };
+
+  test("SIGTERM: the in-flight request finishes, new ones are refused, exit 0", async () => {
+    const { proc, base } = await startFixture(pipelining);
+    const inFlight = fetch(`${base}/slow`);
+    await Bun.sleep(100);
+    proc.kill("SIGTERM");
+    await Bun.sleep(100);
+    await expect(fetch(`${base}/fast`, { keepalive: false })).rejects.toThrow();
+    const response = await inFlight;
+    expect(await response.json()).toEqual({ done: true });
+    expect(await proc.exited).toBe(0);
+    expect(await new Response(proc.stdout).text()).toContain('"pipelining":true');
+  });
+});
+
 describe("graceful shutdown", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`${signal}: in-flight requests finish, new ones are refused, exit 0`, async () => {
@@ -65,16 +82,22 @@ describe("graceful shutdown", () => {
     expect(await inFlight).toBe("cut");
   });
 
-  test("a second instance on a port already in use fails to start instead of sharing it", async () => {
-    const first = await startFixture();
-    const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
-      env: { ...process.env, PORT: String(first.port) },
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    expect(await second.exited).not.toBe(0);
-    expect(await new Response(second.stderr).text()).toContain("in use");
-    first.proc.kill("SIGTERM");
-    expect(await first.proc.exited).toBe(0);
-  });
+  test.each([
+    ["Bun.serve", {}],
+    ["the pipelining listener", { HTTP_PIPELINING: "true" }],
+  ])(
+    "a second instance on a port already in use fails to start instead of sharing it (%s)",
+    async (_, listener) => {
+      const first = await startFixture(listener);
+      const second = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-server.ts")], {
+        env: { ...process.env, PORT: String(first.port), ...listener },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      expect(await second.exited).not.toBe(0);
+      expect(await new Response(second.stderr).text()).toContain("in use");
+      first.proc.kill("SIGTERM");
+      expect(await first.proc.exited).toBe(0);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { HttpProblem, type TrustedProxies } from "@platform/server";
+import { HttpProblem, peerAddressOf, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import type { Pool } from "../balancer/service.ts";
 import type { Route } from "./model.ts";
@@ -32,7 +32,7 @@ export const proxy = ({ routes, pools, trustedProxies }: ProxyDeps) =>
         });
       }
       return forward(request, pool, path, {
-        peer: server?.requestIP(request)?.address,
+        peer: peerAddressOf(request, server),
         trusted: trustedProxies,
         requestId: String(set.headers["x-request-id"]),
       });
