@@ -1,11 +1,6 @@
 import { watch } from "node:fs";
-import {
-  createLogger,
-  createMetrics,
-  exitOnStartupError,
-  serve,
-  startTracing,
-} from "@platform/server";
+import { runService } from "@platform/server";
+import packageJson from "../package.json";
 import { createApp } from "./app.ts";
 import { buildClient, CLIENT_DIR } from "./build/bundle.ts";
 import { loadEnv } from "./env.ts";
@@ -15,47 +10,37 @@ import { createReloadHub } from "./modules/live-reload/index.ts";
 // every change under src/client. `bun run start` (and the Docker image) builds for production.
 const dev = process.argv.includes("--dev");
 
-try {
-  const env = loadEnv();
-  const logger = createLogger({ service: "web", level: env.LOG_LEVEL });
-  await startTracing({ service: "web", env, logger });
-  const metrics = createMetrics("web");
-  const started = performance.now();
-  let bundle = await buildClient({ production: !dev });
-  logger.info("built", {
-    assets: bundle.assets.size,
-    ms: Math.round(performance.now() - started),
-    production: !dev,
-  });
-  const reloads = dev ? createReloadHub() : undefined;
-  if (reloads) {
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    watch(CLIENT_DIR, { recursive: true }, () => {
-      // Editors write a file in several steps: build once they are done.
-      clearTimeout(pending);
-      pending = setTimeout(async () => {
-        try {
-          bundle = await buildClient({ production: false });
-          reloads.notify();
-          logger.info("rebuilt", { assets: bundle.assets.size });
-        } catch (error) {
-          logger.error("rebuild failed; serving the previous build", { err: error });
-        }
-      }, 50);
+await runService({
+  name: "web",
+  version: packageJson.version,
+  loadEnv,
+  ports: (env) => ({ port: env.WEB_PORT, metricsPort: env.WEB_METRICS_PORT }),
+  async start({ logger, metrics }) {
+    const started = performance.now();
+    let bundle = await buildClient({ production: !dev });
+    logger.info("built", {
+      assets: bundle.assets.size,
+      ms: Math.round(performance.now() - started),
+      production: !dev,
     });
-  }
-  const app = createApp({ logger, bundle: () => bundle, reloads, metrics });
-  await serve(app, {
-    metrics,
-    metricsPort: env.WEB_METRICS_PORT,
-    port: env.WEB_PORT,
-    hostname: env.HOST,
-    pipelining: env.HTTP_PIPELINING,
-    logger,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    drainMs: env.SHUTDOWN_DRAIN_MS,
-    maxRequestBodySize: 64 * 1024,
-  });
-} catch (error) {
-  exitOnStartupError(error);
-}
+    const reloads = dev ? createReloadHub() : undefined;
+    if (reloads) {
+      let pending: ReturnType<typeof setTimeout> | undefined;
+      watch(CLIENT_DIR, { recursive: true }, () => {
+        // Editors write a file in several steps: build once they are done.
+        clearTimeout(pending);
+        pending = setTimeout(async () => {
+          try {
+            bundle = await buildClient({ production: false });
+            reloads.notify();
+            logger.info("rebuilt", { assets: bundle.assets.size });
+          } catch (error) {
+            logger.error("rebuild failed; serving the previous build", { err: error });
+          }
+        }, 50);
+      });
+    }
+    const app = createApp({ logger, bundle: () => bundle, reloads, metrics });
+    return { app, maxRequestBodySize: 64 * 1024 };
+  },
+});

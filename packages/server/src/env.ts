@@ -1,9 +1,39 @@
-import { type Static, type TLiteral, type TObject, type TUnion, Type } from "@sinclair/typebox";
+import {
+  type Static,
+  type TLiteral,
+  type TObject,
+  type TSchema,
+  type TUnion,
+  Type,
+} from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { LOG_LEVELS } from "./logger.ts";
 
+/** A variable that is wrong, why, and the value it had (`undefined`: not set). */
+export type VariableProblem = { variable: string; problem: string; got?: unknown };
+
+/**
+ * Configuration that cannot run: each bad variable named with its problem (and the value it
+ * had), or one `variable` for a cause found later (a database that does not answer).
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
+  readonly variables: readonly VariableProblem[];
+
+  constructor(message: string, variables: readonly VariableProblem[] = [], options?: ErrorOptions) {
+    super(message, options);
+    this.variables = variables;
+  }
+}
+
+/** TypeBox's message for a value, in words a person setting the variable can act on. */
+function problemOf(schema: TSchema | undefined, message: string): string {
+  const literals = schema && "anyOf" in schema ? (schema.anyOf as TSchema[]) : [];
+  const values = literals.map((option) => option.const).filter((v) => v !== undefined);
+  if (values.length > 0 && values.length === literals.length) {
+    return `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  return message;
 }
 
 /**
@@ -20,16 +50,27 @@ export function parseEnv<S extends TObject>(
     const value = source[key];
     if (value !== undefined && value !== "") raw[key] = value;
   }
-  const value = Value.Convert(schema, Value.Default(schema, raw));
-  const problems = [...Value.Errors(schema, value)].map((e) => {
-    const name = e.path.replace(/^\//, "") || "(root)";
-    const got = name in raw ? ` (got ${JSON.stringify(raw[name])})` : " (not set)";
-    return `  ${name}: ${e.message}${got}`;
-  });
-  if (problems.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n${[...new Set(problems)].join("\n")}`);
+  // Value.Default fills in what it is given: a copy, so `raw` keeps only what was set.
+  const value = Value.Convert(schema, Value.Default(schema, { ...raw }));
+  const seen = new Map<string, VariableProblem>();
+  for (const e of Value.Errors(schema, value)) {
+    const variable = e.path.replace(/^\//, "").split("/")[0] || "(root)";
+    // The first problem of a variable says it; a union's later ones repeat it in parts.
+    if (seen.has(variable)) continue;
+    const problem = problemOf(schema.properties[variable], e.message);
+    seen.set(variable, { variable, problem, got: raw[variable] });
   }
+  if (seen.size > 0) throw configErrorOf([...seen.values()]);
   return value as Static<S>;
+}
+
+/** One ConfigError for these problems, its message a line per variable. */
+export function configErrorOf(variables: readonly VariableProblem[]): ConfigError {
+  const lines = variables.map(
+    ({ variable, problem, got }) =>
+      `  ${variable}: ${problem}${got === undefined ? " (not set)" : ` (got ${JSON.stringify(got)})`}`,
+  );
+  return new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, variables);
 }
 
 /**

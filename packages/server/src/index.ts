@@ -11,6 +11,7 @@ export {
 export {
   ConfigError,
   commonEnv,
+  configErrorOf,
   EnvType,
   metricsPort,
   oneOf,
@@ -20,6 +21,7 @@ export {
   splitList,
   type TracingEnv,
   tracingEnv,
+  type VariableProblem,
 } from "./env.ts";
 export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
 export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
@@ -43,7 +45,6 @@ export {
   serveMetrics,
 } from "./metrics.ts";
 export { ObservationQueue } from "./observability/observation-queue.ts";
-export { peerAddressOf } from "./peer.ts";
 export { currentScope, type RequestScope, runInScope } from "./observability/request-scope.ts";
 export {
   type Attributes,
@@ -63,6 +64,7 @@ export {
   tracingEnabled,
   withSpan,
 } from "./observability/tracing.ts";
+export { peerAddressOf } from "./peer.ts";
 export {
   HttpProblem,
   invalidField,
@@ -85,7 +87,8 @@ export {
   type RateLimitRule,
   rateLimits,
 } from "./rate-limit-macro.ts";
-export { exitOnStartupError, type ServeOptions, serve } from "./serve.ts";
+export { runService, type ServiceSpec, type Started } from "./run-service.ts";
+export { exitOnStartupError, type ServeOptions, serve, startupFailureLine } from "./serve.ts";
 export {
   createStore,
   memoryStore,

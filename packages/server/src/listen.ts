@@ -1,7 +1,7 @@
 import type { AnyElysia } from "elysia";
+import { inRequestScope } from "./observability/tracing.ts";
 import { type Listener, listenPipelining } from "./pipelining-listener.ts";
 import { routable } from "./request-target.ts";
-import { inRequestScope } from "./observability/tracing.ts";
 
 export type { Listener };
 

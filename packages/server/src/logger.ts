@@ -46,10 +46,10 @@ export function stdoutSink(): LogSink {
  * Field names whose values never reach a log: credentials, tokens, cookies, secrets, whatever
  * object they sit in (headers, bodies, config).
  */
-const SECRET_KEY =
+export const SECRET_KEY =
   /password|passphrase|passwd|^pass$|secret|token|authorization|cookie|api[-_]?key|credential|jwt/i;
 /** user:password@ in a URL (a DATABASE_URL, REDIS_URL, SMTP_URL logged by mistake). */
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]+@/gi;
+export const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]+@/gi;
 export const REDACTED = "[redacted]";
 
 /**

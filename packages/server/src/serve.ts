@@ -1,6 +1,7 @@
 import type { AnyElysia } from "elysia";
+import { ConfigError } from "./env.ts";
 import { type ListenOptions, listen } from "./listen.ts";
-import type { Logger } from "./logger.ts";
+import { type Logger, REDACTED, SECRET_KEY, URL_PASSWORD } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
 import { stopTracing } from "./observability/tracing.ts";
 import { HttpProblem } from "./problem.ts";
@@ -87,9 +88,34 @@ export async function serve(app: AnyElysia, opts: ServeOptions): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-/** Prints a start-up failure (usually bad configuration) plainly and exits non-zero. */
-export function exitOnStartupError(error: unknown): never {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${message}\n`);
+/**
+ * A start-up failure as one JSON line on stderr, in the logs' own shape (a log collector keeps
+ * it with the rest), naming each variable at fault and the cause, then exit code 1. The logger
+ * may not exist yet: LOG_LEVEL itself can be what is wrong.
+ */
+export function exitOnStartupError(error: unknown, service: string): never {
+  process.stderr.write(`${startupFailureLine(error, service)}\n`);
   process.exit(1);
+}
+
+export function startupFailureLine(error: unknown, service: string): string {
+  const line: Record<string, unknown> = {
+    time: new Date().toISOString(),
+    level: "error",
+    service,
+    msg: "start-up failed",
+  };
+  if (error instanceof ConfigError && error.variables.length > 0) {
+    line.variables = error.variables.map(({ variable, problem, got }) =>
+      // A value is shown unless its name says it is a secret (a password is not repeated).
+      got === undefined || SECRET_KEY.test(variable)
+        ? { variable, problem }
+        : { variable, problem, got },
+    );
+  }
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : undefined;
+  line.cause = error instanceof Error ? error.message : String(error);
+  if (cause !== undefined) line.detail = cause instanceof Error ? cause.message : String(cause);
+  // URLs in a message (a DATABASE_URL) lose their passwords, as every log line's do.
+  return JSON.stringify(line).replace(URL_PASSWORD, `$1${REDACTED}@`);
 }
