@@ -53,6 +53,7 @@ try {
         harnessDir: host.harnessDir,
         libraries: host.libraries,
         workRoot: host.workRoot,
+        workFolder: host.workFolder,
         logger,
       });
   logger.info("starting", { store: store.kind, pool: env.RUNNER_POOL_SIZE });

@@ -1,17 +1,16 @@
 /**
  * No process and no slot is left behind, whatever a program does: one that clears its
  * parent-death signal or closes its streams is killed and answered within its time limit plus a
- * second; the runner reaps what is orphaned to it as a container's pid 1; folders of a runner
- * that died are removed at the next start.
+ * second; the runner reaps what is orphaned to it as a container's pid 1. Folders of runners
+ * that died: work-folder.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, waitForHttp } from "@platform/server/testing";
 import { reapAdopted } from "../src/sandbox/processes.ts";
 import type { SandboxRunner } from "../src/sandbox/runner.ts";
-import { removeStaleFolders } from "../src/sandbox/setup.ts";
-import { bwrapPath, NO_LAYERS, settleProcesses, TEST_ROOT, testRunner } from "./support.ts";
+import { bwrapPath, NO_LAYERS, settleProcesses, testRunner } from "./support.ts";
 
 const SLEEP_FOREVER = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);";
 
@@ -148,26 +147,3 @@ function stateOf(pid: number): string {
     return "gone";
   }
 }
-
-describe("folders of runners that died", () => {
-  test("are removed at start-up; a live runner's folder and other folders are kept", () => {
-    const base = join(TEST_ROOT, `stale-${Bun.randomUUIDv7().slice(-8)}`);
-    const folder = (name: string, owner?: string) => {
-      mkdirSync(join(base, name), { recursive: true });
-      if (owner !== undefined) writeFileSync(join(base, name, "owner"), owner);
-    };
-    const selfStart = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ")[19];
-    folder("runner-work-dead", "999999999 1");
-    folder("runner-work-reused", `${process.pid} 1`); // our pid, another start time
-    folder("runner-work-live", `${process.pid} ${selfStart}`);
-    folder("runner-work-starting"); // no owner yet, just created
-    folder("something-else", "999999999 1");
-    const removed = removeStaleFolders(base).map((path) => path.slice(base.length + 1));
-    expect(removed.sort()).toEqual(["runner-work-dead", "runner-work-reused"]);
-    expect(readdirSync(base).sort()).toEqual([
-      "runner-work-live",
-      "runner-work-starting",
-      "something-else",
-    ]);
-  });
-});
