@@ -1,5 +1,5 @@
 export { get, jsonRequest, problemOf } from "./http.ts";
 export { metricValue } from "./metrics.ts";
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp.ts";
-export { freePort, waitForHttp } from "./ports.ts";
+export { freePort, freePorts, waitForHttp } from "./ports.ts";
 export { startRedis, type TestRedis, testStore, uniquePrefix } from "./redis.ts";
