@@ -1,6 +1,7 @@
 import type { AnyElysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
+import { listenError } from "./port-holder.ts";
 import { HttpProblem } from "./problem.ts";
 import { inRequestScope, stopTracing } from "./tracing.ts";
 
@@ -44,17 +45,25 @@ export function serve(app: AnyElysia, opts: ServeOptions): void {
   // for the logs, the trace's server span), and listen() hands most routes to Bun's own router,
   // past any wrapper of app.fetch. app.fetch is what the tests drive (app.handle), so this is
   // also the code path they check.
-  const server = Bun.serve({
-    port: opts.port,
-    hostname: opts.hostname,
-    // Elysia turns SO_REUSEPORT on by default: a second copy started by mistake would silently
-    // share the port and take half the traffic. A taken port is a start-up error instead.
-    reusePort: false,
-    // Elysia's listen() default (Bun's own is 10 s).
-    idleTimeout: 30,
-    ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
-    fetch: scopedFetch(app),
-  });
+  const listen = () =>
+    Bun.serve({
+      port: opts.port,
+      hostname: opts.hostname,
+      // Elysia turns SO_REUSEPORT on by default: a second copy started by mistake would silently
+      // share the port and take half the traffic. A taken port is a start-up error instead,
+      // which names what holds it (port-holder.ts).
+      reusePort: false,
+      // Elysia's listen() default (Bun's own is 10 s).
+      idleTimeout: 30,
+      ...(opts.maxRequestBodySize ? { maxRequestBodySize: opts.maxRequestBodySize } : {}),
+      fetch: scopedFetch(app),
+    });
+  let server: ReturnType<typeof listen>;
+  try {
+    server = listen();
+  } catch (error) {
+    throw listenError(opts.hostname, opts.port, error);
+  }
   // What listen() would do: handlers read the server (client address), plugins start timers.
   app.server = server;
   for (const hook of app.event.start ?? []) void hook.fn(app);
