@@ -130,6 +130,58 @@ describe("orphans", () => {
   );
 });
 
+describe.skipIf(!bwrapPath)("a runner killed with kill -9", () => {
+  // The runner is the one app with children (checkers, sandboxes): none may outlive it, nor
+  // hold its port (the listening socket is close-on-exec), so a restart on the same port, at
+  // once, comes up (docs/reliability.md).
+  test("leaves no child running and is restarted on its port at once", async () => {
+    const port = await freePort();
+    const start = () =>
+      Bun.spawn([process.execPath, "apps/runner/src/index.ts"], {
+        cwd: join(import.meta.dir, "../../.."),
+        env: {
+          ...process.env,
+          RUNNER_PORT: String(port),
+          HOST: "127.0.0.1",
+          LOG_LEVEL: "error",
+          RUNNER_POOL_SIZE: "2",
+          RUNNER_CHECKERS: "2",
+        },
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+    const url = `http://127.0.0.1:${port}`;
+    const first = start();
+    let second: ReturnType<typeof start> | undefined;
+    try {
+      await waitForHttp(`${url}/health/ready`, 30_000);
+      const children = childrenOf(first.pid);
+      expect(children.length).toBeGreaterThanOrEqual(3);
+      first.kill("SIGKILL");
+      await first.exited;
+      let running = children;
+      for (let i = 0; i < 60 && running.length > 0; i++) {
+        await Bun.sleep(50);
+        running = running.filter((pid) => !["Z", "gone"].includes(stateOf(pid)));
+      }
+      expect(running).toEqual([]);
+      second = start();
+      await waitForHttp(`${url}/health/ready`, 30_000);
+      const ran = await fetch(`${url}/api/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code: "console.log(1)" }),
+      });
+      expect(await ran.json()).toMatchObject({ output: "1\n" });
+      expect(second.exitCode).toBeNull();
+    } finally {
+      first.kill("SIGKILL");
+      second?.kill("SIGTERM");
+      await Promise.all([first.exited, second?.exited]);
+    }
+  }, 60_000);
+});
+
 function childrenOf(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
     readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8")
