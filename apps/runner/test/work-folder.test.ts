@@ -9,9 +9,11 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { get } from "@platform/server/testing";
@@ -55,7 +57,7 @@ const host = (base: string) =>
 const folders = (base: string) => readdirSync(base).toSorted();
 
 describe("folders of runners that died", () => {
-  test("a live runner's folder is kept; a dead one's, and an old one without a lock, removed", async () => {
+  test("a live runner's folder is kept (an earlier runner's too); a dead one's, and an old one without a lock, removed", async () => {
     const base = newBase();
     const live = await host(base);
     // A runner that died: it made its folder (and lock), then was killed.
@@ -76,17 +78,30 @@ describe("folders of runners that died", () => {
     const old = join(base, "runner-work-old");
     mkdirSync(old);
     utimesSync(old, new Date(0), new Date(0));
+    // Runners before the lock named themselves in `owner`: a live one's folder is kept.
+    const selfStart = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ")[19];
+    const earlier: [string, string][] = [
+      ["runner-work-earlier-live", `${process.pid} ${selfStart}`],
+      ["runner-work-earlier-dead", `${process.pid} 1`],
+    ];
+    for (const [name, owner] of earlier) {
+      mkdirSync(join(base, name));
+      writeFileSync(join(base, name, "owner"), owner);
+      utimesSync(join(base, name), new Date(0), new Date(0));
+    }
     mkdirSync(join(base, "runner-work-starting"));
     mkdirSync(join(base, "something-else"));
     symlinkSync(TEST_ROOT, join(base, "runner-work-link"));
     try {
-      expect(readdirSync(base).filter((name) => name.startsWith("runner-work-"))).toHaveLength(5);
+      expect(readdirSync(base).filter((name) => name.startsWith("runner-work-"))).toHaveLength(7);
       const removed = removeStaleFolders(base).map((path) => path.slice(base.length + 1));
-      expect(removed).toHaveLength(2);
+      expect(removed).toHaveLength(3);
       expect(removed).toContain("runner-work-old");
+      expect(removed).toContain("runner-work-earlier-dead");
       expect(folders(base)).toEqual(
         [
           live.workFolder.root.slice(base.length + 1),
+          "runner-work-earlier-live",
           "runner-work-link",
           "runner-work-starting",
           "something-else",

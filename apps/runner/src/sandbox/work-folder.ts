@@ -19,6 +19,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -26,9 +27,11 @@ import {
 import { join } from "node:path";
 import { buildHarness } from "./harness.ts";
 import { hostLibc } from "./host-libc.ts";
+import { procStatFields } from "./processes.ts";
 
 export const FOLDER_PREFIX = "runner-work-";
 export const LOCK_FILE = "lock";
+const LEGACY_OWNER_FILE = "owner";
 /** A folder this young without a lock is a runner starting this very moment. */
 const STARTING_GRACE_MS = 60_000;
 const LOCK_EX = 2;
@@ -149,10 +152,25 @@ export async function createWorkFolder(base: string): Promise<WorkFolder> {
 }
 
 /**
+ * Runners before the lock wrote "<pid> <start time in clock ticks>" to `owner`: whether that
+ * process still runs, as seen from this PID namespace. Kept while such runners may share the
+ * scratch base with this one (a rolling upgrade, another branch's tests on the same machine).
+ */
+function legacyOwnerAlive(folder: string): boolean {
+  try {
+    const [pid, started] = readFileSync(join(folder, LEGACY_OWNER_FILE), "utf8").trim().split(" ");
+    return Number(pid) > 0 && procStatFields(Number(pid))[19] === started;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A runner killed without its shutdown leaves its folder behind, in RAM when it is /dev/shm.
  * At start-up, every folder of this user under `base` whose lock no process holds is removed
  * (with its lock taken meanwhile, so two runners starting at once cannot both judge it), and
- * one with no lock at all once it is older than a runner's start-up. Links are never followed.
+ * one with no lock at all once it is older than a runner's start-up, unless an earlier
+ * runner's `owner` file names a process alive here. Links are never followed.
  * Returns the folders removed.
  */
 export function removeStaleFolders(base: string): string[] {
@@ -168,7 +186,10 @@ export function removeStaleFolders(base: string): string[] {
       try {
         fd = openSync(join(folder, LOCK_FILE), "r");
       } catch {
+        // No lock: a runner starting this very moment, or one of an earlier version, which
+        // named itself in an `owner` file instead (judged as it always was, in this /proc).
         if (stat.mtimeMs > Date.now() - STARTING_GRACE_MS) continue;
+        if (legacyOwnerAlive(folder)) continue;
       }
       if (fd !== undefined && !tryLock(fd)) continue; // its runner is alive
       rmSync(folder, { recursive: true, force: true });
