@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitForHttp } from "../../packages/server/test/support/ports.ts";
+import { freePort, freePorts, waitForHttp } from "../../packages/server/test/support/ports.ts";
 import { testBackends } from "../../scripts/backends.ts";
 
 export const APPS = ["admissions", "leaderboard", "runner", "bench", "web"] as const;
@@ -113,10 +113,12 @@ export async function startStack() {
   );
   if (created.exitCode !== 0) throw new Error(`create-admin: ${created.stderr.toString()}`);
 
-  const replicas: Replica[] = [];
-  for (const app of APPS) {
-    for (const index of [1, 2]) replicas.push({ app, index, port: await freePort() });
-  }
+  // Taken together, so no two replicas can be handed one port (ports.ts): a replica that
+  // listens late (the bench warms up first) would then never start, nor come back.
+  const ports = await freePorts(APPS.length * 2);
+  const replicas: Replica[] = APPS.flatMap((app, i) =>
+    [1, 2].map((index) => ({ app, index, port: ports[i * 2 + index - 1] ?? 0 })),
+  );
   const crashes: Crash[] = [];
   /** Processes the drill stopped (kill -9, SIGTERM): any other exit is a crash, and reported. */
   const stopped = new WeakSet<Bun.Subprocess>();

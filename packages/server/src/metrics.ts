@@ -8,6 +8,7 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { Logger } from "./logger.ts";
 import { ObservationQueue } from "./observability/observation-queue.ts";
+import { listenError } from "./port-holder.ts";
 
 /** Apps make their own metrics with these, on their Metrics' registry (one prom-client). */
 export { Counter, Gauge, Histogram } from "prom-client";
@@ -81,17 +82,26 @@ export function serveMetrics(
   opts: { port: number; hostname: string; logger: Logger },
 ): () => void {
   if (opts.port === 0) return () => {};
-  const server = Bun.serve({
-    port: opts.port,
-    hostname: opts.hostname,
-    reusePort: false,
-    async fetch(request) {
-      if (new URL(request.url).pathname !== "/metrics") return new Response(null, { status: 404 });
-      return new Response(await metrics.registry.metrics(), {
-        headers: { "content-type": metrics.registry.contentType },
-      });
-    },
-  });
+  const listen = () =>
+    Bun.serve({
+      port: opts.port,
+      hostname: opts.hostname,
+      reusePort: false,
+      async fetch(request) {
+        if (new URL(request.url).pathname !== "/metrics") {
+          return new Response(null, { status: 404 });
+        }
+        return new Response(await metrics.registry.metrics(), {
+          headers: { "content-type": metrics.registry.contentType },
+        });
+      },
+    });
+  let server: ReturnType<typeof listen>;
+  try {
+    server = listen();
+  } catch (error) {
+    throw listenError(opts.hostname, opts.port, error);
+  }
   opts.logger.info("metrics listening", { url: `${server.url.href}metrics` });
   return () => void server.stop(true);
 }

@@ -1,9 +1,10 @@
 import type { AnyElysia } from "elysia";
 import { ConfigError } from "./env.ts";
-import { type ListenOptions, listen } from "./listen.ts";
+import { type Listener, type ListenOptions, listen } from "./listen.ts";
 import { type Logger, REDACTED, SECRET_KEY, URL_PASSWORD } from "./logger.ts";
 import { type Metrics, serveMetrics } from "./metrics.ts";
 import { stopTracing } from "./observability/tracing.ts";
+import { listenError } from "./port-holder.ts";
 import { HttpProblem } from "./problem.ts";
 
 export type ServeOptions = ListenOptions & {
@@ -40,7 +41,13 @@ export async function serve(app: AnyElysia, opts: ServeOptions): Promise<void> {
       headers: { "retry-after": "5" },
     });
   });
-  const server = await listen(app, opts);
+  let server: Listener;
+  try {
+    server = await listen(app, opts);
+  } catch (error) {
+    // Bun's "Is port … in use?" whatever failed: the error names what holds the port instead.
+    throw listenError(opts.hostname, opts.port, error);
+  }
   logger.info("listening", { url: server.url.href, pipelining: opts.pipelining ?? false });
   const stopMetrics = opts.metrics
     ? serveMetrics(opts.metrics, { port: opts.metricsPort ?? 0, hostname: opts.hostname, logger })

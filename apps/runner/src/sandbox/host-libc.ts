@@ -2,7 +2,8 @@
  * The runner's own calls into the C library (bun:ffi), bound once per runner process on first
  * use: prlimit(2) for the resource-limit layer, pidfds to signal a sandbox's real process without
  * racing pid reuse, waitpid(2) to reap children the runner adopted (as a container's pid 1), and
- * sched_setscheduler(2) to demote long runs.
+ * sched_setscheduler(2) to demote long runs, and flock(2) for the work folder's lock
+ * (work-folder.ts).
  * No JavaScript API offers them.
  */
 import type * as Ffi from "bun:ffi";
@@ -21,6 +22,8 @@ type HostLibc = {
   reap(pid: number): number;
   /** Puts one thread in SCHED_IDLE: it runs only when no ordinary thread wants the core. */
   idle(tid: number): number;
+  /** flock(2) on a descriptor: 0 done, -1 refused (with LOCK_NB: another holds the lock). */
+  flock(fd: number, operation: number): number;
 };
 
 let libc: HostLibc | undefined;
@@ -40,6 +43,7 @@ function load(): HostLibc {
     syscall: { args: [i64, i64, i64, i64, i64], returns: i64 },
     waitpid: { args: [i32, pointer, i32], returns: i32 },
     sched_setscheduler: { args: [i32, i32, pointer], returns: i32 },
+    flock: { args: [i32, i32], returns: i32 },
   });
   // struct sched_param: the static priority, 0 for SCHED_IDLE.
   const noPriority = new Int32Array(1);
@@ -53,5 +57,6 @@ function load(): HostLibc {
       Number(symbols.syscall(SYS_pidfd_send_signal, pidfd, signal, 0, 0)),
     reap: (pid) => symbols.waitpid(pid, null, WNOHANG),
     idle: (tid) => symbols.sched_setscheduler(tid, SCHED_IDLE, ptr(noPriority)),
+    flock: (fd, operation) => symbols.flock(fd, operation),
   };
 }

@@ -45,6 +45,8 @@ export type KeptSandboxes = {
   noteRun(client: string, clean: boolean, own: boolean): void;
   /** Kept and waiting for their client's next run; and getting ready (starting, rearming). */
   counts(): { waiting: number; preparing: number };
+  /** Disposes of every sandbox kept or getting ready (not those running a program). */
+  clear(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -101,6 +103,12 @@ export function createKeptSandboxes(options: {
     });
   };
 
+  const clear = async () => {
+    const all = entries.splice(0);
+    for (const entry of all) clearTimeout(entry.timer);
+    await Promise.all(all.map((entry) => entry.sandbox.dispose()));
+  };
+
   return {
     async take(client) {
       const entry =
@@ -151,11 +159,11 @@ export function createKeptSandboxes(options: {
       return { waiting, preparing: entries.length - waiting };
     },
 
+    clear,
+
     async close() {
       closed = true;
-      const all = entries.splice(0);
-      for (const entry of all) clearTimeout(entry.timer);
-      await Promise.all(all.map((entry) => entry.sandbox.dispose()));
+      await clear();
     },
   };
 }

@@ -3,7 +3,7 @@
  * a sandbox per layer (runtime lockdown off, so the probe can try what a program would try) and
  * checking from the inside that the layer holds, not merely that it was asked for.
  */
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import type { SandboxSpec } from "./command.ts";
 import type { KernelLimits } from "./limits.ts";
 import { startSandbox } from "./sandbox.ts";
@@ -116,6 +116,7 @@ export async function detectKernelLayers(opts: DetectOptions): Promise<KernelLay
   };
   const hostPath = opts.harnessDir;
   const deadlines = opts.probeDeadlinesMs ?? PROBE_DEADLINES_MS;
+  mkdirSync(opts.workRoot, { recursive: true, mode: 0o711 });
   try {
     const namespaces = opts.bwrapPath
       ? await probe(

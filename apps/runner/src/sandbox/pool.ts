@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import type { Logger } from "@platform/server";
 import type { SandboxSpec } from "./command.ts";
 import { createKeptSandboxes } from "./kept.ts";
-import { type Sandbox, startSandbox } from "./sandbox.ts";
+import { failedStart, type Sandbox, startSandbox } from "./sandbox.ts";
 
 export type PoolOptions = {
   size: number;
@@ -22,6 +22,13 @@ export type PoolOptions = {
   idleMs: number;
   /** Runs one client may have at once: as many reusable sandboxes it may get. */
   perClient: number;
+  /**
+   * Throws when the folder sandboxes start in is not the runner's own any more (its work folder
+   * vanished: work-folder.ts); the start then fails, as any other that fails.
+   */
+  checkFiles?: () => void;
+  /** Told of every sandbox that failed to start (the runner looks at its work folder then). */
+  onStartFailed?: (error: unknown) => void;
 };
 
 export type Pool = {
@@ -38,6 +45,13 @@ export type Pool = {
    * for the same cores).
    */
   release(sandbox: Sandbox, client: string | undefined, clean: boolean): void;
+  /**
+   * Disposes of every sandbox started so far (those still starting, once they are ready; those
+   * running a program, once it has answered), starts none until `prepare` settles, then fills
+   * again: every sandbox binds the folder it started in, and a work folder that vanished is
+   * made again, new (runner.ts).
+   */
+  renew(prepare: () => Promise<void>): Promise<void>;
   /** For the readiness probe, the metrics and the logs. */
   stats(): {
     ready: number;
@@ -90,16 +104,34 @@ export function createPool(options: PoolOptions): Pool {
   const spec = { ...options.spec, reuse: false };
   mkdirSync(workRoot, { recursive: true, mode: 0o711 });
   let started = 0;
+  /** Sandboxes of an earlier generation are never handed out or kept (renew). */
+  let generation = 0;
+  const generationOf = new WeakMap<Sandbox, number>();
+  const current = (sandbox: Sandbox) => generationOf.get(sandbox) === generation;
+  let paused = false;
+  /** A sandbox of this generation; one that cannot start (its files gone) rejects its ready. */
+  const launch = (sandboxSpec: SandboxSpec): Sandbox => {
+    let sandbox: Sandbox;
+    try {
+      options.checkFiles?.();
+      sandbox = startSandbox(sandboxSpec, workRoot);
+      started++;
+    } catch (error) {
+      sandbox = failedStart(error);
+    }
+    generationOf.set(sandbox, generation);
+    return sandbox;
+  };
   const kept = createKeptSandboxes({
     // As many as the single-use pool: each holds a Bun process's memory while it waits.
     max: size,
     perClient: options.perClient,
     idleMs: options.idleMs,
-    start: () => {
-      started++;
-      return startSandbox({ ...spec, reuse: true }, workRoot);
+    start: () => launch({ ...spec, reuse: true }),
+    onStartFailed: (error) => {
+      logger.warn("reusable sandbox failed to start", { err: error });
+      options.onStartFailed?.(error);
     },
-    onStartFailed: (error) => logger.warn("reusable sandbox failed to start", { err: error }),
   });
   const ready: Sandbox[] = [];
   const waiters: ((sandbox: Sandbox) => void)[] = [];
@@ -116,13 +148,12 @@ export function createPool(options: PoolOptions): Pool {
 
   const startOne = () => {
     starting++;
-    started++;
-    const sandbox = startSandbox(spec, workRoot);
+    const sandbox = launch(spec);
     sandbox.ready.then(
       () => {
         starting--;
         failuresInARow = 0;
-        if (closed) void sandbox.dispose();
+        if (closed || !current(sandbox)) void sandbox.dispose();
         else hand(sandbox);
       },
       (error: unknown) => {
@@ -130,6 +161,7 @@ export function createPool(options: PoolOptions): Pool {
         failuresInARow++;
         void sandbox.dispose();
         logger.error("sandbox failed to start", { err: error, failuresInARow });
+        options.onStartFailed?.(error);
         if (closed || retryTimer) return;
         const backoff = Math.min(MAX_BACKOFF_MS, 25 * 2 ** failuresInARow);
         retryTimer = setTimeout(() => {
@@ -146,7 +178,7 @@ export function createPool(options: PoolOptions): Pool {
   // every request and probe behind them.
   let nextStart: ReturnType<typeof setImmediate> | undefined;
   const fill = () => {
-    if (closed || retryTimer || nextStart) return;
+    if (closed || paused || retryTimer || nextStart) return;
     if (ready.length + starting >= size + waiters.length) return;
     startOne();
     nextStart = setImmediate(() => {
@@ -184,10 +216,21 @@ export function createPool(options: PoolOptions): Pool {
     release(sandbox, client, clean) {
       refillSoon();
       if (!reuse || client === undefined || closed) return void sandbox.dispose();
-      if (sandbox.reusable) {
+      if (sandbox.reusable && current(sandbox)) {
         kept.giveBack(client, sandbox, clean && sandbox.runs() < options.runsPerSandbox);
       } else void sandbox.dispose();
       kept.noteRun(client, clean, sandbox.reusable);
+    },
+    async renew(prepare) {
+      generation++;
+      paused = true;
+      await Promise.all([...ready.splice(0).map((sandbox) => sandbox.dispose()), kept.clear()]);
+      try {
+        await prepare();
+      } finally {
+        paused = false;
+        fill();
+      }
     },
     stats: () => {
       const { waiting, preparing } = kept.counts();

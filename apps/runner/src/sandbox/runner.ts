@@ -17,6 +17,8 @@ import { CHECKER_FILE } from "./harness.ts";
 import type { KernelLimits } from "./limits.ts";
 import { createPool, NoSandboxError } from "./pool.ts";
 import { toRunResult } from "./result.ts";
+import { SandboxFolderGoneError } from "./sandbox.ts";
+import type { WorkFolder } from "./work-folder.ts";
 
 export type LayerSwitches = {
   static: boolean;
@@ -55,6 +57,11 @@ export type RunnerConfig = {
   /** Found at start-up (prepareHost, visible-files.ts); bound into each sandbox. */
   libraries: SandboxSpec["libraries"];
   workRoot: string;
+  /**
+   * The runner's folder, which holds harnessDir and workRoot (work-folder.ts): checked before
+   * each sandbox start and made again if it vanishes. Tests' runners go without.
+   */
+  workFolder?: Pick<WorkFolder, "root" | "intact" | "restore">;
   logger: Logger;
 };
 
@@ -62,6 +69,11 @@ export type SandboxRunner = {
   readonly layers: LayerSwitches;
   /** Why this runner runs no program at all (a missing sandbox layer), if so. */
   readonly unavailable?: string;
+  /**
+   * Why no program can run at the moment (the work folder vanished, being made again), if so;
+   * a check that starts the repair itself (readiness calls it).
+   */
+  filesProblem(): string | undefined;
   /**
    * `client` names who asked (an address): the fairness limits are per client, and a sandbox
    * only ever serves one client. Without it, no sandbox is reused.
@@ -97,6 +109,7 @@ export function unavailableRunner(layers: LayerSwitches, reason: string): Sandbo
     run: async () => {
       throw new NoSandboxError(reason);
     },
+    filesProblem: () => undefined,
     stats: () => ({
       running: 0,
       queued: 0,
@@ -128,14 +141,42 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     reuse: layers.lockdown && layers.seccomp && config.runsPerSandbox > 1,
   };
   if (layers.namespaces && !config.bwrapPath) throw new Error("namespaces need bwrap");
+  const { logger, workFolder } = config;
+  const folderGone = () =>
+    workFolder && !workFolder.intact() ? `the work folder ${workFolder.root} is gone` : undefined;
+  // One repair at a time, however many runs and probes found the folder gone.
+  let repairing: Promise<void> | undefined;
+  const repair = (): Promise<void> => {
+    repairing ??= pool
+      .renew(async () => {
+        if (!workFolder || workFolder.intact()) return;
+        logger.error("the work folder vanished: making it again", { folder: workFolder.root });
+        await workFolder.restore();
+        logger.info("work folder made again", { folder: workFolder.root });
+      })
+      .catch((error: unknown) =>
+        logger.error("the work folder could not be made again", { err: error }),
+      )
+      .finally(() => {
+        repairing = undefined;
+      });
+    return repairing;
+  };
   const pool = createPool({
     size: config.poolSize,
     spec,
     workRoot: config.workRoot,
-    logger: config.logger,
+    logger,
     runsPerSandbox: config.runsPerSandbox,
     idleMs: config.sandboxIdleMs,
     perClient: config.perClientMaxRuns,
+    checkFiles: () => {
+      const problem = folderGone();
+      if (problem) throw new Error(problem);
+    },
+    onStartFailed: () => {
+      if (folderGone()) void repair();
+    },
   });
   const gate = createGate({
     maxRunning: config.maxConcurrency,
@@ -151,7 +192,7 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
     seccomp: layers.seccomp,
     timeoutMs: config.checkTimeoutMs,
     acquireTimeoutMs: config.acquireTimeoutMs,
-    logger: config.logger,
+    logger,
   });
 
   // Traced, the check and the run are spans of their own (what they ran and printed is not).
@@ -173,11 +214,30 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
         timedOut: false,
       };
     }
+    // A sandbox whose folder is gone ran nothing: the work folder is made again if that is
+    // what happened, and the run is given to a fresh sandbox, once.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await runInSandbox(verdict.js, timeoutMs, client);
+      } catch (error) {
+        if (!(error instanceof SandboxFolderGoneError)) throw error;
+        if (attempt > 1) throw new NoSandboxError(error.message);
+        logger.warn("a sandbox's folder was gone; the run goes to another", { err: error });
+        if (folderGone()) await repair();
+      }
+    }
+  };
+
+  const runInSandbox = async (
+    js: string,
+    timeoutMs: number,
+    client: string | undefined,
+  ): Promise<RunResult> => {
     const sandbox = await pool.take(client, config.acquireTimeoutMs);
     let clean = false;
     try {
       const outcome = await withSpan("sandbox.run", {}, async (span) => {
-        const ran = await sandbox.run(verdict.js, {
+        const ran = await sandbox.run(js, {
           timeoutMs,
           maxOutputBytes: config.maxOutputBytes,
         });
@@ -217,6 +277,11 @@ export function createSandboxRunner(config: RunnerConfig): SandboxRunner {
   return {
     layers,
     run,
+    filesProblem: () => {
+      const problem = folderGone();
+      if (problem) void repair();
+      return problem;
+    },
     stats: () => ({
       ...gate.stats(),
       ...pool.stats(),

@@ -70,6 +70,17 @@ export type Sandbox = {
   dispose(): Promise<void>;
 };
 
+/**
+ * The program could not be written to the sandbox's folder: it is gone (the runner's work
+ * folder vanished, work-folder.ts). Nothing ran; the run may be given to another sandbox.
+ */
+export class SandboxFolderGoneError extends Error {
+  override name = "SandboxFolderGoneError";
+  constructor(workDir: string, cause: unknown) {
+    super(`the sandbox's folder ${workDir} is gone`, { cause });
+  }
+}
+
 const MAX_DIAGNOSTICS = 4096;
 /**
  * Caps on standard error, enforced here whatever the program did to its own process: a control
@@ -83,27 +94,59 @@ const KILL_GRACE_MS = 500;
 /** A run that has used this much CPU is demoted to SCHED_IDLE (processes.ts). */
 const DEMOTE_AFTER_CPU_MS = 10;
 
-export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
-  const id = Bun.randomUUIDv7().slice(-12);
-  const workDir = join(workRoot, id);
-  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+/** Makes the sandbox's folder and spawns its process; throws when either cannot be done. */
+function spawnSandbox(spec: SandboxSpec, workDir: string) {
+  // Not recursive: a work folder that vanished is not half made again here (work-folder.ts).
+  mkdirSync(workDir, { mode: 0o700 });
   const { cmd, env, cwd, reportsPid, seccompFile } = sandboxCommand(spec, workDir);
   // bubblewrap reads the filter from a descriptor (SECCOMP_FD), opened for each sandbox.
   const filter = seccompFile === null ? [] : [openSync(seccompFile, "r")];
-  const spawn = () =>
+  try {
     // Its own process group, so one kill reaches everything it started.
-    Bun.spawn(cmd, {
+    const proc = Bun.spawn(cmd, {
       env,
       cwd,
       stdio: ["pipe", "pipe", "pipe", ...(reportsPid ? ["pipe" as const] : []), ...filter],
       detached: true,
     });
-  let proc: ReturnType<typeof spawn>;
-  try {
-    proc = spawn();
+    return { proc, reportsPid };
   } finally {
     for (const fd of filter) closeSync(fd);
   }
+}
+
+/**
+ * A sandbox that could not be started (its folder or the harness gone, bubblewrap missing):
+ * its `ready` rejects with why, as a start that failed later would. No process, nothing to run.
+ */
+export function failedStart(error: unknown, id = "", workDir = ""): Sandbox {
+  const ready = Promise.reject(error);
+  ready.catch(() => {});
+  return {
+    id,
+    workDir,
+    reusable: false,
+    ready,
+    runs: () => 0,
+    alive: () => false,
+    run: () => Promise.reject(error),
+    rearm: async () => false,
+    dispose: async () => {},
+  };
+}
+
+/** Never throws: whatever stops a sandbox from starting rejects its `ready`. */
+export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
+  const id = Bun.randomUUIDv7().slice(-12);
+  const workDir = join(workRoot, id);
+  let spawned: ReturnType<typeof spawnSandbox>;
+  try {
+    spawned = spawnSandbox(spec, workDir);
+  } catch (error) {
+    rmSync(workDir, { recursive: true, force: true });
+    return failedStart(error, id, workDir);
+  }
+  const { proc, reportsPid } = spawned;
   trackSpawned(proc);
   const infoFd = proc.stdio[INFO_FD];
   const pid = reportsPid && infoFd ? pidFromInfo(infoFd) : Promise.resolve(proc.pid);
@@ -220,7 +263,11 @@ export function startSandbox(spec: SandboxSpec, workRoot: string): Sandbox {
   const run = async (js: string, { timeoutMs, maxOutputBytes }: RunOptions): Promise<Outcome> => {
     runs++;
     const current = worker;
-    writeFileSync(join(workDir, PROGRAM_FILE), js, { mode: 0o600 });
+    try {
+      writeFileSync(join(workDir, PROGRAM_FILE), js, { mode: 0o600 });
+    } catch (error) {
+      throw new SandboxFolderGoneError(workDir, error);
+    }
     const runOutput = output.begin(maxOutputBytes, kill);
     control.restartCount();
     const clock = { timedOut: false };

@@ -5,21 +5,10 @@
  * layer and the fix, and readiness says the same. Otherwise it runs with every layer the host
  * provides, and reports them on /health/ready.
  */
-import {
-  accessSync,
-  constants,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { accessSync, constants, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, type Logger, splitList } from "@platform/server";
-import { buildHarness } from "./harness.ts";
 import {
   detectKernelLayers,
   KERNEL_LAYERS,
@@ -27,8 +16,8 @@ import {
   type KernelLayers,
 } from "./layers.ts";
 import type { KernelLimits } from "./limits.ts";
-import { procStatFields } from "./processes.ts";
 import { bunLibraries, type LibraryBind } from "./visible-files.ts";
+import { createWorkFolder, removeStaleFolders, type WorkFolder } from "./work-folder.ts";
 
 export function defaultLimits(memoryMb: number): KernelLimits {
   return {
@@ -77,52 +66,6 @@ export function scratchBase(shm = "/dev/shm"): string {
   return tmpdir();
 }
 
-const FOLDER_PREFIX = "runner-work-";
-/** Names the runner that made a folder: its pid and start time, so a reused pid is no match. */
-const OWNER_FILE = "owner";
-
-/** "<pid> <start time in clock ticks since boot>", or null once the process is gone. */
-function processIdentity(pid: number): string | null {
-  try {
-    return `${pid} ${procStatFields(pid)[19]}`;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A runner killed without its shutdown (SIGKILL, a crash, the out-of-memory killer) leaves its
- * folder behind, in RAM when it is /dev/shm. At start-up, every such folder of this user whose
- * runner is gone is removed. Returns the folders removed.
- */
-export function removeStaleFolders(base: string): string[] {
-  const removed: string[] = [];
-  const uid = process.getuid?.();
-  for (const name of readdirSync(base)) {
-    if (!name.startsWith(FOLDER_PREFIX)) continue;
-    const folder = join(base, name);
-    try {
-      const { uid: folderUid, mtimeMs } = statSync(folder);
-      if (folderUid !== uid) continue;
-      let owner: string;
-      try {
-        owner = readFileSync(join(folder, OWNER_FILE), "utf8").trim();
-      } catch {
-        // No owner file yet: a runner starting this very moment, or one that died doing so.
-        if (mtimeMs > Date.now() - 60_000) continue;
-        owner = "";
-      }
-      const pid = Number(owner.split(" ")[0]);
-      if (pid > 0 && processIdentity(pid) === owner) continue;
-    } catch {
-      continue; // gone meanwhile
-    }
-    rmSync(folder, { recursive: true, force: true });
-    removed.push(folder);
-  }
-  return removed;
-}
-
 export type HostSandboxing = {
   bunPath: string;
   harnessDir: string;
@@ -136,7 +79,9 @@ export type HostSandboxing = {
   unavailable: string | null;
   /** Where the pool puts the sandboxes' folders. */
   workRoot: string;
-  /** Removes the runner's temporary folder (harness, probe, runs). */
+  /** The runner's folder (harness, probe, runs), made again if it vanishes (work-folder.ts). */
+  workFolder: WorkFolder;
+  /** Removes the runner's folder. */
   dispose(): void;
 };
 
@@ -146,19 +91,18 @@ export async function prepareHost(opts: {
   logger: Logger;
   /** Where bubblewrap is; found on PATH when not given (tests pass null to go without). */
   bwrapPath?: string | null;
+  /** Where the runner's folder goes: scratchBase() when not given (tests use their own). */
+  base?: string;
 }): Promise<HostSandboxing> {
   const bunPath = process.execPath;
   const bwrapPath = opts.bwrapPath === undefined ? Bun.which("bwrap") : opts.bwrapPath;
-  const base = scratchBase();
+  const base = opts.base ?? scratchBase();
   const stale = removeStaleFolders(base);
   if (stale.length > 0) opts.logger.warn("removed folders of runners gone", { folders: stale });
   // Once, here: every sandbox under bubblewrap binds them (command.ts).
   const libraries = bwrapPath ? bunLibraries(bunPath) : [];
-  // Created atomically, private (0700), under a name no other user can have chosen first.
-  const root = mkdtempSync(join(base, FOLDER_PREFIX));
-  writeFileSync(join(root, OWNER_FILE), processIdentity(process.pid) ?? "", { mode: 0o600 });
-  const dispose = () => rmSync(root, { recursive: true, force: true });
-  const harnessDir = await buildHarness(join(root, "harness"));
+  const workFolder = await createWorkFolder(base);
+  const { root, harnessDir } = workFolder;
   const kernel = await detectKernelLayers({
     bunPath,
     bwrapPath,
@@ -180,8 +124,9 @@ export async function prepareHost(opts: {
     libraries,
     kernel,
     unavailable,
-    workRoot: join(root, "runs"),
-    dispose,
+    workRoot: workFolder.runsDir,
+    workFolder,
+    dispose: workFolder.dispose,
   };
 }
 

@@ -1,23 +1,42 @@
-/** A port the OS just handed out and released: good enough for a test server to bind next. */
-export async function freePort(): Promise<number> {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = listener;
-  listener.stop(true);
-  return port;
-}
+/**
+ * Ports handed out lately by this process, which are not handed out again: the OS may give a
+ * port it just released to the very next request for one (bind to port 0), so calls one after
+ * another could name the same port for two servers, and the one that listened later failed to
+ * start, again on every restart (the failure drills: "Failed to start server. Is port … in use?"
+ * for a bench replica, which listens only after its warm-up). Bounded: the oldest is forgotten.
+ */
+const recent = new Set<number>();
+const RECENT_PORTS = 1024;
 
 /**
- * `count` distinct free ports: each listener is held until all are taken, so the OS cannot hand
- * the same port out twice, as it may to calls of `freePort` one after another (a whole stack on
- * ports from such calls once had two apps on one port: CI, 2026-11-27).
+ * `count` distinct free ports, none handed out lately by this process: each listener is held
+ * until all are taken, so the OS cannot hand the same port out twice meanwhile.
  */
 export async function freePorts(count: number): Promise<number[]> {
-  const listeners = Array.from({ length: count }, () =>
-    Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } }),
-  );
-  const ports = listeners.map((listener) => listener.port);
-  for (const listener of listeners) listener.stop(true);
+  const listen = () => Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const listeners: ReturnType<typeof listen>[] = [];
+  const ports: number[] = [];
+  try {
+    while (ports.length < count) {
+      const listener = listen();
+      listeners.push(listener);
+      if (!recent.has(listener.port)) ports.push(listener.port);
+    }
+  } finally {
+    for (const listener of listeners) listener.stop(true);
+  }
+  for (const port of ports) {
+    recent.add(port);
+    if (recent.size > RECENT_PORTS) recent.delete(recent.values().next().value ?? port);
+  }
   return ports;
+}
+
+/** A port the OS just handed out and released: good enough for a test server to bind next. */
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  if (port === undefined) throw new Error("no free port");
+  return port;
 }
 
 /** The port variables of the whole stack, as `bun run start` reads them. */

@@ -22,6 +22,8 @@ export function layerReport(runner: SandboxRunner, kernel: KernelLayers): Runner
 export function poolCheck(runner: SandboxRunner) {
   return async () => {
     if (runner.unavailable) throw new Error(runner.unavailable);
+    const files = runner.filesProblem();
+    if (files) throw new Error(`${files}; it is being made again`);
     const { failuresInARow } = runner.stats();
     if (failuresInARow >= FAILING_STARTS) {
       throw new Error(`the last ${failuresInARow} sandboxes failed to start`);

@@ -14,6 +14,7 @@ import {
   BLOCKED_VALUE_GLOBALS,
   SAFE_BUN_MEMBERS,
 } from "./blocked.ts";
+import { weakMapGet } from "./intrinsics.ts";
 
 /** Reports the capability and ends the process; never returns. */
 export type OnBlocked = (capability: string) => never;
@@ -44,8 +45,13 @@ function stub(name: string, onBlocked: OnBlocked, displayName?: string): () => n
  * serves them all; each trap names the capability its target stands for (`names`).
  */
 function tripwireHandler(names: WeakMap<object, string>, onBlocked: OnBlocked) {
-  const trip = (target: object) => onBlocked(names.get(target) ?? "Bun");
+  // Trips once the program runs: the WeakMap's own get, not whatever WeakMap.prototype.get
+  // has become (intrinsics.ts).
+  const trip = (target: object) => onBlocked(weakMapGet(names, target) ?? "Bun");
+  // Every trap there is, on an object without a prototype: a trap the handler lacked would be
+  // looked up on Object.prototype, where the program could have planted one.
   const handler: ProxyHandler<object> = {
+    __proto__: null,
     apply: trip,
     construct: trip,
     get: trip,
@@ -57,7 +63,9 @@ function tripwireHandler(names: WeakMap<object, string>, onBlocked: OnBlocked) {
     getPrototypeOf: trip,
     setPrototypeOf: trip,
     ownKeys: trip,
-  };
+    isExtensible: trip,
+    preventExtensions: trip,
+  } as ProxyHandler<object>;
   return handler;
 }
 

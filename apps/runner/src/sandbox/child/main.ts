@@ -16,14 +16,23 @@ import {
   UNREPORTED_ERROR,
 } from "../protocol.ts";
 import { sandboxConsole } from "./console.ts";
+import {
+  byteLengthOf,
+  promiseThen,
+  reflectGet,
+  sliceText,
+  startsWith,
+  stringify,
+  toText,
+} from "./intrinsics.ts";
 import { lockdown } from "./lockdown.ts";
 
-// Everything the harness needs after the lockdown is taken now, before the program can touch it.
+// Everything the harness needs after the lockdown is taken now, before the program can touch
+// it; built-ins the program could replace come from intrinsics.ts.
 const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
 // In a worker, process.exit ends the worker, not the process.
 const exit = process.exit.bind(process);
 const on = process.on.bind(process);
-const stringify = JSON.stringify;
 const inspect = Bun.inspect;
 const global = globalThis;
 // Bun's own sinks on the standard streams: a write goes straight to the pipe (node:fs or
@@ -65,22 +74,22 @@ function send(message: Record<string, unknown>): boolean {
 /** Written as it is when an error cannot be encoded: built now, while memory is there. */
 const UNREPORTABLE = `${stringify({ t: "error", name: "RangeError", message: "Out of memory: the program's error could not be reported" })}\n`;
 
-const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+const clip = (text: string) => (text.length > MAX_TEXT ? `${sliceText(text, 0, MAX_TEXT)}…` : text);
 
 /** Name and message of anything thrown, without trusting it: getters may throw or lie. */
 function describe(thrown: unknown): { name: string; message: string } {
   if ((typeof thrown !== "object" && typeof thrown !== "function") || thrown === null) {
-    return { name: "Error", message: clip(String(thrown)) };
+    return { name: "Error", message: clip(toText(thrown)) };
   }
   let name = "Error";
   let message = "";
   try {
-    const value = Reflect.get(thrown, "name");
+    const value = reflectGet(thrown, "name");
     if (typeof value === "string" && value) name = value;
   } catch {}
   try {
-    const value = Reflect.get(thrown, "message");
-    message = typeof value === "string" ? value : String(value ?? "");
+    const value = reflectGet(thrown, "message");
+    message = typeof value === "string" ? value : toText(value ?? "");
   } catch {}
   return { name: clip(name), message: clip(message) };
 }
@@ -131,7 +140,7 @@ if (config.lockdown) {
     const bytes = encode(text);
     writeOutput(bytes);
     flushOutput();
-    outputBytes += bytes.byteLength;
+    outputBytes += byteLengthOf(bytes);
   };
   Object.defineProperty(global, "console", {
     value: sandboxConsole(write, inspect),
@@ -160,8 +169,8 @@ function start(): void {
     // back from import(): a module is evaluated once). Not awaited: a program awaiting a promise
     // that never settles should simply end, as `bun file` does.
     const { name, message } = describe(error);
-    if (name === "TypeError" && message.startsWith(ASYNC_MODULE_ERROR)) {
-      import(config.entry).catch(fail);
+    if (name === "TypeError" && startsWith(message, ASYNC_MODULE_ERROR)) {
+      promiseThen(import(config.entry), undefined, fail);
     } else fail(error);
   }
 }
