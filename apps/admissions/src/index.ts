@@ -15,7 +15,7 @@ import { afterResponse } from "./lib/after-response.ts";
 import { admissionsMetrics } from "./metrics.ts";
 import { chainAuditBacklog } from "./modules/audit/service.ts";
 import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
-import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
+import { dropMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
 import { importSigningKey } from "./modules/signed-documents/service.ts";
 import { secretBox } from "./modules/webhooks/service.ts";
@@ -66,7 +66,8 @@ try {
   });
   const mailer = env.SMTP_URL
     ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
-    : logMailer(logger);
+    : dropMailer(logger);
+  logger.info("mail transport", { kind: mailer.name });
   const jobs = startBackgroundJobs(
     {
       db,

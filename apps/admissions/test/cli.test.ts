@@ -151,7 +151,11 @@ describe("bun run seed", () => {
 
   test("is refused in production, before touching the database", async () => {
     const result = await run("seed", [], {
-      env: { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "p".repeat(40) },
+      env: {
+        NODE_ENV: "production",
+        ADMISSIONS_JWT_SECRET: "p".repeat(40),
+        ADMISSIONS_MAIL_DROP: "true",
+      },
     });
     expect(result.code).toBe(1);
     expect(result.out).toContain("refusing in production");

@@ -275,7 +275,11 @@ describe("server-side request forgery", () => {
   });
 
   test("production refuses the switch that allows private targets", () => {
-    const base = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(40) };
+    const base = {
+      NODE_ENV: "production",
+      ADMISSIONS_JWT_SECRET: "x".repeat(40),
+      ADMISSIONS_MAIL_DROP: "true",
+    };
     expect(() => loadEnv({ ...base, ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" })).toThrow(
       /ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS/,
     );
