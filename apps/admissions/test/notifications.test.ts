@@ -95,9 +95,11 @@ describe("what applicants are told", () => {
     await runJobsOnce(testJobs(ctx, mailer));
     const offer = arrivedFor(application.id)[1];
     expect(offer?.text).toContain("- <b>Grade A</b> & a link https://example.org/terms.");
+    // Staff's text too is text: its URL is not made a link (only the platform's own are).
     expect(offer?.html).toContain(
-      '<li>&lt;b&gt;Grade A&lt;/b&gt; &amp; a link <a href="https://example.org/terms">https://example.org/terms</a>.</li>',
+      "<li>&lt;b&gt;Grade A&lt;/b&gt; &amp; a link https://example.org/terms.</li>",
     );
+    expect(offer?.html).not.toContain("<a ");
     expect(offer?.html).toContain(application.id);
     expect(offer?.html).not.toContain("<b>");
   });

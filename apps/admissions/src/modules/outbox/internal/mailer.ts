@@ -9,6 +9,8 @@ export type OutgoingEmail = {
   to: string;
   subject: string;
   body: string;
+  /** The platform's links in `body`, exactly as written there: the HTML part's only anchors. */
+  links: readonly string[];
   event: string;
   applicationId: string | null;
   /** Sent as a MIME attachment beside the text and HTML (an interview's .ics). */
@@ -48,7 +50,7 @@ export function smtpMailer(url: string, from: string): Mailer {
           to: email.to,
           subject: email.subject,
           text: email.body,
-          html: htmlOf(email.body, email.subject),
+          html: htmlOf(email.body, email.subject, email.links),
           messageId: `<${email.id}@admissions>`,
           headers: headersOf(email),
           attachments: email.attachment
