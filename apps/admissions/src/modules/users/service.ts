@@ -12,6 +12,34 @@ export type NewUser = { email: string; fullName: string; password: string; role:
 /** Emails compare case-insensitively; they are stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+/** Gmail's two domains: one mailbox each, whose local part ignores dots. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The mailbox an address reaches, as far as the platform can tell, to know two addresses for
+ * one person (a referee who is the applicant; one referee named twice). The address is
+ * case-folded whole; a `+tag` is cut from the local part (sub-addressing, RFC 5233: Gmail,
+ * Outlook.com, iCloud, Fastmail, Proton and most servers deliver `ada+x@` to `ada@`); and at
+ * gmail.com and googlemail.com, which are one service that ignores dots in the local part,
+ * the dots go and the domain is gmail.com. Dots elsewhere are kept: on other domains (Google
+ * Workspace included) `a.lovelace@` and `alovelace@` can be two people. Only compared, never
+ * stored in place of the address given, which is the one mail is sent to.
+ */
+export function mailboxKey(email: string): string {
+  const address = normalizeEmail(email);
+  const at = address.lastIndexOf("@");
+  if (at <= 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
+
 export const hashPassword = (password: string, cost: PasswordCost): Promise<string> =>
   Bun.password.hash(password, { algorithm: "argon2id", ...cost });
 
