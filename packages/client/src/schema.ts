@@ -802,8 +802,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Register an applicant account
-         * @description Emails a verification link (48 hours) to the address; submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/).
+         * Register an applicant account; what happens next arrives by email
+         * @description The same 202, headers and body whether or not the address has an account, so registration does not tell which addresses are registered. A new address gets its account and a verification link (48 hours); submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/). An address that has an account is left as it is, and its owner is emailed how to sign in or reset the password (at most the address's hourly quota of account emails). Limited per client IP (429).
          */
         post: operations["postApiV1AuthRegister"];
         delete?: never;
@@ -1531,7 +1531,7 @@ export type paths = {
         put?: never;
         /**
          * Name a referee on your application; they are emailed a link
-         * @description While the application is a draft or submitted (409 REFERENCES_CLOSED), by an applicant whose email is verified (403 EMAIL_NOT_VERIFIED). At most 5 referees (409 REFEREE_LIMIT_REACHED), each address once (409 REFEREE_EXISTS), never your own (422). The referee's link (single use, 30 days) leads to the portal's /references/write page. 20 per hour per applicant (429).
+         * @description While the application is a draft or submitted (409 REFERENCES_CLOSED), by an applicant whose email is verified (403 EMAIL_NOT_VERIFIED). At most 5 referees (409 REFEREE_LIMIT_REACHED), each mailbox once (409 REFEREE_EXISTS), never your own (422 REFEREE_IS_APPLICANT). Addresses are compared by the mailbox they reach: case-folded, a `+tag` cut, and dots ignored at gmail.com and googlemail.com (one domain). The referee's link (single use, 30 days) leads to the portal's /references/write page. 20 per hour per applicant (429).
          */
         post: operations["postApiV1References"];
         delete?: never;
@@ -10560,8 +10560,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An account; `email` is stored lower-cased */
-            201: {
+            /** @description Accepted */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -10569,7 +10569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Accepted"];
                 };
             };
             /** @description `MALFORMED_JSON`: Malformed JSON */
@@ -10584,21 +10584,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "MALFORMED_JSON";
-                    };
-                };
-            };
-            /** @description `EMAIL_TAKEN`: Email already registered */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code: "EMAIL_TAKEN";
                     };
                 };
             };
@@ -15796,7 +15781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_FAILED`: Validation failed */
+            /** @description `REFEREE_IS_APPLICANT`: Referee is the applicant; `VALIDATION_FAILED`: Validation failed */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15807,7 +15792,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "VALIDATION_FAILED";
+                        code: "REFEREE_IS_APPLICANT" | "VALIDATION_FAILED";
                     };
                 };
             };

@@ -107,6 +107,46 @@ export async function createUser(
   return toUser(row);
 }
 
+/** What registration does once the password is hashed, in the transaction that inserts. */
+export type Registration = {
+  /** The address was free: the new account. */
+  created(tx: SQL, user: User): Promise<void>;
+  /** The address has an account: that account, left as it was. */
+  taken(tx: SQL, account: UserRecord): Promise<void>;
+};
+
+/**
+ * An applicant's account, unless the address has one: then nothing is changed and `taken`
+ * runs instead of `created`. One transaction either way (an insert that may do nothing, one
+ * email written), so the two take about as long; the caller hashes the password before.
+ */
+export async function registerUser(
+  db: Db,
+  input: Omit<NewUser, "password" | "role"> & { passwordHash: string },
+  nowMs: number,
+  then: Registration,
+): Promise<void> {
+  const at = isoAt(nowMs);
+  const row = {
+    id: newId(),
+    email: normalizeEmail(input.email),
+    full_name: input.fullName.trim(),
+    password_hash: input.passwordHash,
+    role: "applicant" as const,
+    active: true,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.transaction(async (tx) => {
+    const inserted = await tx`INSERT INTO users ${tx(row)} ON CONFLICT (email) DO NOTHING
+      RETURNING id`;
+    if (inserted.length > 0) return then.created(tx, toUser(row));
+    const [existing] = (await tx`SELECT * FROM users WHERE email = ${row.email}`) as UserRow[];
+    if (existing)
+      await then.taken(tx, { ...toUser(existing), passwordHash: existing.password_hash });
+  });
+}
+
 export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | null> {
   const [row] = await db.run(
     (sql): Promise<UserRow[]> => sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`,

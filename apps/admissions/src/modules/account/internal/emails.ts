@@ -14,6 +14,7 @@ export const PORTAL_PATHS = {
   resetPassword: "/account/reset-password",
   confirmEmailChange: "/account/confirm-email-change",
   forgotPassword: "/account/forgot-password",
+  signIn: "/portal/login",
 } as const;
 
 const link = (portalUrl: string, path: string, token?: string) =>
@@ -42,6 +43,26 @@ export function verificationEmail(
       "If you did not create an account with us, you can ignore this email.",
     ),
     links: [verify],
+  };
+}
+
+/** To the owner of an address someone tried to register again: nothing changed. */
+export function accountExistsEmail(to: { fullName: string }, portalUrl: string): AccountEmail {
+  const signIn = link(portalUrl, PORTAL_PATHS.signIn);
+  const forgot = link(portalUrl, PORTAL_PATHS.forgotPassword);
+  return {
+    event: "account_exists",
+    subject: "You already have an account",
+    body: letter(
+      to.fullName,
+      "Someone, perhaps you, tried to create an admissions account with this email address. You already have an account with it, and nothing has been changed.",
+      "You can sign in here:",
+      signIn,
+      "If you have forgotten your password, choose a new one here:",
+      forgot,
+      "If it was not you, you can ignore this email.",
+    ),
+    links: [signIn, forgot],
   };
 }
 

@@ -12,6 +12,7 @@ export type {
   ApplicationUpdate,
 } from "../../../../../admissions/src/modules/applications/model.ts";
 export type {
+  Accepted,
   LoginResult,
   RegisterBody,
 } from "../../../../../admissions/src/modules/auth/model.ts";
