@@ -119,6 +119,8 @@ describe("Kubernetes base manifests", () => {
             DATABASE_URL: "postgres://u:p@db:5432/platform",
             REDIS_URL: "redis://redis:6379",
             ADMISSIONS_JWT_SECRET: "x".repeat(40),
+            // Production's Secret names a mail server (docs/deploy.md); without one it refuses.
+            SMTP_URL: "smtp://user:pass@mail.example.org:587",
           }
         : {};
       const own = Object.fromEntries((container?.env ?? []).map((e) => [e.name, e.value ?? ""]));

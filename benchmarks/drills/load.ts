@@ -108,8 +108,8 @@ export function startLoad(base: string, rate: number, intakeId: string) {
         "/api/v1/auth/register/",
         json({ email: journey.email, password: "correct horse battery staple", fullName: "Drill" }),
       );
-      if (r.status === 201) acked.registrations.push(journey.email);
-      next = r.status === 201 ? 1 : 0;
+      if (r.status === 202) acked.registrations.push(journey.email);
+      next = r.status === 202 ? 1 : 0;
     } else if (step === 1) {
       const r = await send(
         "login",

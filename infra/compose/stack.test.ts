@@ -193,7 +193,7 @@ if (base) {
         `${base}/api/v1/auth/register/`,
         json({ email, password, fullName: "Compose Check" }),
       );
-      expect(registered.status, await registered.clone().text()).toBe(201);
+      expect(registered.status, await registered.clone().text()).toBe(202);
       const login = await fetch(`${base}/api/v1/auth/login/`, json({ email, password }));
       expect(login.status, await login.clone().text()).toBe(200);
       const { accessToken } = (await login.json()) as { accessToken: string };

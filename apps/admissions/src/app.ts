@@ -16,7 +16,7 @@ import {
 import type { Db } from "./db/client.ts";
 import { type AfterResponse, afterResponse } from "./lib/after-response.ts";
 import { account } from "./modules/account/index.ts";
-import { verifyOnRegistration } from "./modules/account/service.ts";
+import { registrationEmails } from "./modules/account/service.ts";
 import { api } from "./modules/api/index.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
@@ -139,7 +139,12 @@ export function createApp(deps: AppDeps) {
     sessionTtlMs,
     passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
     throttle: deps.loginThrottle ?? DEFAULT_SETTINGS.loginThrottle,
-    afterRegister: verifyOnRegistration({ portalUrl, now }),
+    registration: registrationEmails({
+      portalUrl,
+      now,
+      store,
+      limits: deps.accountLimits ?? DEFAULT_SETTINGS.accountLimits,
+    }),
     secondFactor: mfaSecondFactor(mfaSettings),
   };
   const guard = authGuard(authDeps);

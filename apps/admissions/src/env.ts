@@ -83,8 +83,13 @@ export const AdmissionsEnv = T.Object({
     default: "http://localhost:3000/payments/return",
     pattern: "^https?://",
   }),
-  /** Applicants' emails go out over SMTP when set (smtp:// or smtps://); else to the log. */
+  /** Emails go out over SMTP when set (smtp:// or smtps://); else they are dropped. */
   SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://" })),
+  /**
+   * Without SMTP_URL every email is dropped (one log line names it, never its content).
+   * Production must be told so with true, or it refuses to start; never set with SMTP_URL.
+   */
+  ADMISSIONS_MAIL_DROP: T.Boolean({ default: false }),
   ADMISSIONS_MAIL_FROM: T.String({
     minLength: 3,
     default: "Admissions Office <admissions@localhost>",
@@ -166,6 +171,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const env = parseEnv(AdmissionsEnv, source);
   assertPaymentsConfig(env);
   assertS3Config(env);
+  assertMailConfig(env);
   if (env.NODE_ENV === "production" && env.ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS) {
     throw new ConfigError(
       "Invalid configuration:\n  ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: not in production (webhooks could reach the internal network)",
@@ -203,6 +209,20 @@ function assertPaymentsConfig(env: AdmissionsEnv): void {
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
+}
+
+/**
+ * No email is lost unnoticed: production sends it (SMTP_URL) or was told to drop it
+ * (ADMISSIONS_MAIL_DROP=true); asking for both is a mistake, not a choice.
+ */
+function assertMailConfig(env: AdmissionsEnv): void {
+  const problem =
+    env.SMTP_URL && env.ADMISSIONS_MAIL_DROP
+      ? "ADMISSIONS_MAIL_DROP: set together with SMTP_URL; set one of them"
+      : env.NODE_ENV === "production" && !env.SMTP_URL && !env.ADMISSIONS_MAIL_DROP
+        ? "SMTP_URL: production needs a mail transport (or ADMISSIONS_MAIL_DROP=true, which drops every email)"
+        : null;
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
 }
 
 /** The S3 settings when documents go to a bucket, null for local disk. */

@@ -1,11 +1,5 @@
-import {
-  createLogger,
-  createMetrics,
-  createStore,
-  exitOnStartupError,
-  serve,
-  startTracing,
-} from "@platform/server";
+import { ConfigError, createStore, runService } from "@platform/server";
+import packageJson from "../package.json";
 import { createApp } from "./app.ts";
 import { appSettings, databaseConfig, deliveryPolicy, reminderSettings } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
@@ -15,103 +9,104 @@ import { afterResponse } from "./lib/after-response.ts";
 import { admissionsMetrics } from "./metrics.ts";
 import { chainAuditBacklog } from "./modules/audit/service.ts";
 import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
-import { logMailer, smtpMailer } from "./modules/outbox/service.ts";
+import { dropMailer, smtpMailer } from "./modules/outbox/service.ts";
 import { feeLedger } from "./modules/payments/service.ts";
 import { importSigningKey } from "./modules/signed-documents/service.ts";
 import { secretBox } from "./modules/webhooks/service.ts";
 import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
 
-try {
-  const env = loadEnv();
-  const logger = createLogger({ service: "admissions", level: env.LOG_LEVEL });
-  await startTracing({ service: "admissions", env, logger });
-  const db = await openDatabase(databaseConfig(env));
-  if (env.ADMISSIONS_MIGRATE_ON_START) {
-    logger.info("migrations applied", { versions: await migrate(db) });
-  }
-  // A configured signing key that is not one fails here, not at the first letter.
-  if (env.ADMISSIONS_SIGNING_KEY) await importSigningKey(env.ADMISSIONS_SIGNING_KEY);
-  const chained = await chainAuditBacklog(db);
-  if (chained > 0) logger.info("audit entries from before the hash chain chained", { chained });
-  const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
-  logger.info("starting", { database: db.dialect, store: store.kind });
-  const s3 = documentsS3(env);
-  const documentStorage = s3 ? s3Storage(s3) : localDiskStorage(env.ADMISSIONS_DOCUMENTS_DIR);
-  logger.info("document storage", { kind: documentStorage.kind });
-  if ("sweepIncoming" in documentStorage) {
-    // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
-    const swept = await documentStorage.sweepIncoming(3_600_000);
-    if (swept > 0) logger.info("partial uploads removed", { count: swept });
-  }
-  const settings = appSettings(env);
-  // Built once: requests and the background jobs move applications through the same effects.
-  const move = workflowMoveDeps(
-    db,
-    { documents: documentChecklist, fees: feeLedger },
-    settings.workflow,
-    settings.mailFrom,
-  );
-  const metrics = createMetrics("admissions");
-  admissionsMetrics(metrics, db);
-  const later = afterResponse(logger);
-  const app = createApp({
-    db,
-    store,
-    logger,
-    documentStorage,
-    move,
-    metrics,
-    afterResponse: later,
-    ...settings,
-  });
-  const mailer = env.SMTP_URL
-    ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
-    : logMailer(logger);
-  const jobs = startBackgroundJobs(
-    {
+await runService({
+  name: "admissions",
+  version: packageJson.version,
+  loadEnv,
+  ports: (env) => ({ port: env.ADMISSIONS_PORT, metricsPort: env.ADMISSIONS_METRICS_PORT }),
+  async start({ env, logger, metrics }) {
+    const db = await openDatabase(databaseConfig(env));
+    // Asked once before anything else: a server that does not answer (or a file that cannot be
+    // made) is named as the variable to fix, not met as a bare error in the first migration.
+    await db.ping().catch((error: unknown) => {
+      const variable = env.DATABASE_URL ? "DATABASE_URL" : "ADMISSIONS_SQLITE_FILE";
+      const problem = "the database does not answer";
+      throw new ConfigError(problem, [{ variable, problem }], { cause: error });
+    });
+    if (env.ADMISSIONS_MIGRATE_ON_START) {
+      logger.info("migrations applied", { versions: await migrate(db) });
+    }
+    // A configured signing key that is not one fails here, not at the first letter.
+    if (env.ADMISSIONS_SIGNING_KEY) await importSigningKey(env.ADMISSIONS_SIGNING_KEY);
+    const chained = await chainAuditBacklog(db);
+    if (chained > 0) logger.info("audit entries from before the hash chain chained", { chained });
+    const store = createStore({ redisUrl: env.REDIS_URL, prefix: "admissions:" });
+    logger.info("starting", { database: db.dialect, store: store.kind });
+    const s3 = documentsS3(env);
+    const documentStorage = s3 ? s3Storage(s3) : localDiskStorage(env.ADMISSIONS_DOCUMENTS_DIR);
+    logger.info("document storage", { kind: documentStorage.kind });
+    if ("sweepIncoming" in documentStorage) {
+      // Uploads cut off by a crash or restart leave `.part` files; an hour is far past any upload.
+      const swept = await documentStorage.sweepIncoming(3_600_000);
+      if (swept > 0) logger.info("partial uploads removed", { count: swept });
+    }
+    const settings = appSettings(env);
+    // Built once: requests and the background jobs move applications through the same effects.
+    const move = workflowMoveDeps(
       db,
+      { documents: documentChecklist, fees: feeLedger },
+      settings.workflow,
+      settings.mailFrom,
+    );
+    if (metrics) admissionsMetrics(metrics, db);
+    const later = afterResponse(logger);
+    const app = createApp({
+      db,
+      store,
       logger,
-      now: Date.now,
+      documentStorage,
       move,
-      mailer,
-      delivery: deliveryPolicy(env),
-      reminders: reminderSettings(env),
-      references: {
-        reminderIntervalMs: settings.references.reminderIntervalMs,
-        portalUrl: settings.portalUrl,
-      },
-      webhooks: {
+      metrics,
+      afterResponse: later,
+      ...settings,
+    });
+    const mailer = env.SMTP_URL
+      ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
+      : dropMailer(logger);
+    logger.info("mail transport", { kind: mailer.name });
+    const jobs = startBackgroundJobs(
+      {
         db,
         logger,
         now: Date.now,
-        box: secretBox(settings.webhooks.key ?? settings.jwtSecret),
-        allowPrivateTargets: settings.webhooks.allowPrivateTargets,
-        policy: settings.webhooks.policy,
-        timeoutMs: settings.webhooks.timeoutMs,
+        move,
+        mailer,
+        delivery: deliveryPolicy(env),
+        reminders: reminderSettings(env),
+        references: {
+          reminderIntervalMs: settings.references.reminderIntervalMs,
+          portalUrl: settings.portalUrl,
+        },
+        webhooks: {
+          db,
+          logger,
+          now: Date.now,
+          box: secretBox(settings.webhooks.key ?? settings.jwtSecret),
+          allowPrivateTargets: settings.webhooks.allowPrivateTargets,
+          policy: settings.webhooks.policy,
+          timeoutMs: settings.webhooks.timeoutMs,
+        },
       },
-    },
-    env.ADMISSIONS_JOBS_INTERVAL_MS,
-  );
-  await serve(app, {
-    metrics,
-    metricsPort: env.ADMISSIONS_METRICS_PORT,
-    port: env.ADMISSIONS_PORT,
-    hostname: env.HOST,
-    pipelining: env.HTTP_PIPELINING,
-    logger,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    drainMs: env.SHUTDOWN_DRAIN_MS,
-    // Bun cuts off anything this large outright (the gateway's limit for /api/v1/*); below it
-    // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
-    maxRequestBodySize: 11 * 1024 * 1024,
-    onShutdown: async () => {
-      await later.settled();
-      await jobs.stop();
-      mailer.close();
-      await store.close();
-      await db.close();
-    },
-  });
-} catch (error) {
-  exitOnStartupError(error);
-}
+      env.ADMISSIONS_JOBS_INTERVAL_MS,
+    );
+    return {
+      app,
+      // Bun cuts off anything this large outright (the gateway's limit for /api/v1/*); below it
+      // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
+      maxRequestBodySize: 11 * 1024 * 1024,
+      onShutdown: async () => {
+        await later.settled();
+        await jobs.stop();
+        mailer.close();
+        await store.close();
+        await db.close();
+      },
+    };
+  },
+});

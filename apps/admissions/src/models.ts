@@ -8,7 +8,7 @@
 export type { EmailVerification } from "./modules/account/model.ts";
 export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
 export type { AuditEntry } from "./modules/audit/model.ts";
-export type { LoginResult, RegisterBody } from "./modules/auth/model.ts";
+export type { Accepted, LoginResult, RegisterBody } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
   type Intake,

@@ -105,6 +105,7 @@ export const admissionsProblems = {
   REFERENCES_CLOSED: { status: 409, title: "Application closed to references" },
   REFEREE_LIMIT_REACHED: { status: 409, title: "Too many referees" },
   REFEREE_EXISTS: { status: 409, title: "Referee already named" },
+  REFEREE_IS_APPLICANT: { status: 422, title: "Referee is the applicant" },
   REFERENCE_RECEIVED: { status: 409, title: "Reference already received" },
   INVALID_REFERENCE_LINK: { status: 400, title: "Invalid, expired or used reference link" },
   // Webhooks

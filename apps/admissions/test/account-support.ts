@@ -9,7 +9,7 @@ export async function register(ctx: TestContext, label = "account") {
   const res = await ctx.app.handle(
     json("POST", "/api/v1/auth/register/", { email, password: PASSWORD, fullName: "Ada Lovelace" }),
   );
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+  if (res.status !== 202) throw new Error(`register: ${res.status} ${await res.text()}`);
   return { email, session: await logIn(ctx, email) };
 }
 

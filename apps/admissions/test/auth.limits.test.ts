@@ -19,7 +19,7 @@ describe("registration is rate limited per client IP (the rateLimit macro)", () 
     expect(invalid.headers.get("ratelimit-policy")).toBe('"register";q=2;w=3600');
     expect(invalid.headers.get("ratelimit")).toContain("r=1");
     const created = await register(applicant());
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(202);
     expect(created.headers.get("ratelimit")).toContain("r=0");
     const refused = await register(applicant());
     expect((await problemOf(refused)).code).toBe("RATE_LIMITED");

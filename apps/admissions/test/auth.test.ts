@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
+import { REGISTRATION_ACCEPTED } from "../src/modules/auth/service.ts";
 import { findUserByEmail } from "../src/modules/users/service.ts";
 import {
   as,
@@ -17,30 +19,94 @@ const { app } = ctx;
 
 const register = (body: unknown) => app.handle(json("POST", "/api/v1/auth/register/", body));
 
+/** The outbox's emails to `to`, oldest first. */
+const emailsTo = (to: string) =>
+  ctx.db.run(
+    (sql) => sql`SELECT event, body, links FROM email_outbox WHERE to_address = ${to}
+      ORDER BY created_at, id`,
+  ) as Promise<{ event: string; body: string; links: string | null }[]>;
+
+/** An answer as a client sees it, less what differs per request (its id, the quota left). */
+async function answerOf(res: Response) {
+  const headers = [...res.headers.entries()].filter(
+    ([name]) => !["x-request-id", "ratelimit"].includes(name),
+  );
+  return { status: res.status, headers, body: await res.text() };
+}
+
 describe("registration", () => {
-  test("creates an applicant with an argon2id hash, never echoing the password", async () => {
+  test("creates an applicant with an argon2id hash and emails the verification link", async () => {
     const email = uniqueEmail("New.Person").toUpperCase();
     const res = await register({ email, password: PASSWORD, fullName: "  New Person " });
-    expect(res.status).toBe(201);
-    const user = (await res.json()) as Record<string, unknown>;
-    expect(user).toMatchObject({
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ detail: REGISTRATION_ACCEPTED });
+    const stored = await findUserByEmail(ctx.db, email);
+    expect(stored).toMatchObject({
       email: email.toLowerCase(),
       fullName: "New Person",
       role: "applicant",
       active: true,
     });
-    expect(JSON.stringify(user)).not.toContain(PASSWORD);
-    const stored = await findUserByEmail(ctx.db, email);
     expect(stored?.passwordHash).toStartWith("$argon2id$");
     expect(await Bun.password.verify(PASSWORD, stored?.passwordHash ?? "")).toBe(true);
+    expect((await emailsTo(email.toLowerCase())).map((e) => e.event)).toEqual([
+      "email_verification",
+    ]);
+    await logIn(ctx, email);
   });
 
-  test("the same email in another case is taken (409 EMAIL_TAKEN)", async () => {
-    const email = uniqueEmail();
-    expect((await register({ email, password: PASSWORD, fullName: "A" })).status).toBe(201);
-    const res = await register({ email: email.toUpperCase(), password: PASSWORD, fullName: "B" });
-    expect(res.status).toBe(409);
-    expect((await problemOf(res)).code).toBe("EMAIL_TAKEN");
+  test("a taken address (in any case) answers exactly as a new one, changes nothing, and tells its owner", async () => {
+    const owner = await signIn(ctx);
+    const fresh = await register({ email: uniqueEmail(), password: PASSWORD, fullName: "A" });
+    const taken = await register({
+      email: owner.user.email.toUpperCase(),
+      password: "a-different-password",
+      fullName: "Someone Else",
+    });
+    expect(await answerOf(taken)).toEqual(await answerOf(fresh));
+    // Nothing changed: the owner's name and password stand; the other password opens nothing.
+    expect(await findUserByEmail(ctx.db, owner.user.email)).toMatchObject({
+      fullName: owner.user.fullName,
+    });
+    await logIn(ctx, owner.user.email);
+    const other = await app.handle(
+      json("POST", "/api/v1/auth/login/", {
+        email: owner.user.email,
+        password: "a-different-password",
+      }),
+    );
+    expect(other.status).toBe(401);
+    // The owner is told, with the way in: sign in, or choose a new password.
+    const [notice, ...more] = (await emailsTo(owner.user.email)).filter(
+      (e) => e.event === "account_exists",
+    );
+    expect(more).toEqual([]);
+    expect(notice?.body).toContain("You already have an account");
+    expect(JSON.parse(notice?.links ?? "[]")).toEqual([
+      "http://localhost:3000/portal/login",
+      "http://localhost:3000/account/forgot-password",
+    ]);
+  });
+
+  test("the owner is told at most the address's hourly quota of account emails; the answer stays the same", async () => {
+    const owner = await signIn(ctx);
+    const answers = new Set<string>();
+    for (let i = 0; i < DEFAULT_SETTINGS.accountLimits.emailsPerAccountPerHour + 3; i++) {
+      const res = await register({ email: owner.user.email, password: PASSWORD, fullName: "A" });
+      answers.add(JSON.stringify({ status: res.status, body: await res.text() }));
+    }
+    expect(answers.size).toBe(1);
+    const notices = (await emailsTo(owner.user.email)).filter((e) => e.event === "account_exists");
+    expect(notices).toHaveLength(DEFAULT_SETTINGS.accountLimits.emailsPerAccountPerHour);
+  });
+
+  test("a disabled account's owner is not emailed (as for a reset request), the answer is the same", async () => {
+    const owner = await signIn(ctx);
+    await ctx.db.run((sql) => sql`UPDATE users SET active = FALSE WHERE id = ${owner.user.id}`);
+    const res = await register({ email: owner.user.email, password: PASSWORD, fullName: "A" });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ detail: REGISTRATION_ACCEPTED });
+    expect((await emailsTo(owner.user.email)).map((e) => e.event)).not.toContain("account_exists");
   });
 
   test.each([
@@ -63,8 +129,8 @@ describe("registration", () => {
   test("a client cannot register itself as staff: role is not an input", async () => {
     const email = uniqueEmail();
     const res = await register({ email, password: PASSWORD, fullName: "A", role: "admin" });
-    expect(res.status).toBe(201);
-    expect(((await res.json()) as { role: string }).role).toBe("applicant");
+    expect(res.status).toBe(202);
+    expect((await findUserByEmail(ctx.db, email))?.role).toBe("applicant");
   });
 });
 

@@ -103,6 +103,16 @@ describe("bun run create-admin", () => {
     expect(bad.out).toContain("--email must be an email address");
     expect(bad.out).toContain("10 to 128 characters");
     expect(bad.out).toContain("usage:");
+    const name = await run("create-admin", [
+      "--email",
+      "third@example.org",
+      "--password",
+      "a-long-admin-password",
+      "--name",
+      "Head\r\nAdmin",
+    ]);
+    expect(name.code).toBe(1);
+    expect(name.out).toContain("--name must be 1 to 120 characters of one line");
   });
 });
 
@@ -151,7 +161,11 @@ describe("bun run seed", () => {
 
   test("is refused in production, before touching the database", async () => {
     const result = await run("seed", [], {
-      env: { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "p".repeat(40) },
+      env: {
+        NODE_ENV: "production",
+        ADMISSIONS_JWT_SECRET: "p".repeat(40),
+        ADMISSIONS_MAIL_DROP: "true",
+      },
     });
     expect(result.code).toBe(1);
     expect(result.out).toContain("refusing in production");

@@ -255,7 +255,7 @@ describe("erasure at once (nothing in progress)", () => {
         fullName: "Ada Again",
       }),
     );
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(202);
     const fresh = await (await import("./support.ts")).logIn(ctx, ada.applicant.user.email);
     const { data, entries } = await exportOf(ctx, fresh);
     expect(data.applications).toEqual([]);

@@ -27,6 +27,7 @@ describe("migrations", () => {
       "0010_events_webhooks",
       "0011_blind_review_calibration",
       "0012_audit_chain_signed_documents",
+      "0013_email_links",
     ]);
     for (const table of [
       "users",

@@ -33,7 +33,11 @@ describe("S3 settings are validated together", () => {
   });
 
   test("production refuses a plain-http endpoint that is not loopback", () => {
-    const production = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(40) };
+    const production = {
+      NODE_ENV: "production",
+      ADMISSIONS_JWT_SECRET: "x".repeat(40),
+      ADMISSIONS_MAIL_DROP: "true",
+    };
     expect(() =>
       loadEnv({ ...production, ...S3, ADMISSIONS_S3_ENDPOINT: "http://minio.internal:9000" }),
     ).toThrow("https only");

@@ -3,6 +3,9 @@ import { ConfigError } from "@platform/server";
 import { appSettings } from "../src/config.ts";
 import { DEV_JWT_SECRET, loadEnv } from "../src/env.ts";
 
+/** Production with a mail transport: what the tests of other production rules start from. */
+const PRODUCTION = { NODE_ENV: "production", SMTP_URL: "smtp://mail.example.org:587" };
+
 describe("configuration", () => {
   test("defaults: port 3001, SQLite under ./data, migrations at start, 14-day sessions", () => {
     const env = loadEnv({});
@@ -22,8 +25,25 @@ describe("configuration", () => {
         ConfigError,
       );
     }
-    const ok = loadEnv({ NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(32) });
+    const ok = loadEnv({ ...PRODUCTION, ADMISSIONS_JWT_SECRET: "x".repeat(32) });
     expect(ok.ADMISSIONS_JWT_SECRET).toHaveLength(32);
+  });
+
+  test("production needs a mail transport, or to be told to drop every email; never both", () => {
+    const production = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(32) };
+    expect(() => loadEnv(production)).toThrow(/SMTP_URL: production needs a mail transport/);
+    expect(() => loadEnv({ ...production, ADMISSIONS_MAIL_DROP: "false" })).toThrow(ConfigError);
+    expect(loadEnv({ ...production, SMTP_URL: "smtp://mail:587" }).SMTP_URL).toBe(
+      "smtp://mail:587",
+    );
+    expect(loadEnv({ ...production, ADMISSIONS_MAIL_DROP: "true" }).ADMISSIONS_MAIL_DROP).toBe(
+      true,
+    );
+    const both = { SMTP_URL: "smtp://mail:587", ADMISSIONS_MAIL_DROP: "true" };
+    expect(() => loadEnv({ ...production, ...both })).toThrow(/ADMISSIONS_MAIL_DROP/);
+    expect(() => loadEnv(both)).toThrow(/ADMISSIONS_MAIL_DROP/);
+    // Development and tests keep working without either: the emails are dropped.
+    expect(loadEnv({}).ADMISSIONS_MAIL_DROP).toBe(false);
   });
 
   test("bad values are reported, not guessed", () => {
@@ -68,7 +88,7 @@ describe("configuration", () => {
       /ADMISSIONS_STRIPE_SECRET_KEY/,
     );
     const stripe = { ADMISSIONS_STRIPE_SECRET_KEY: "sk", ADMISSIONS_STRIPE_WEBHOOK_SECRET: "wh" };
-    const production = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(32) };
+    const production = { ...PRODUCTION, ADMISSIONS_JWT_SECRET: "x".repeat(32) };
     expect(() =>
       loadEnv({ ...production, ...stripe, ADMISSIONS_STRIPE_API_BASE: "http://stripe.internal" }),
     ).toThrow(/ADMISSIONS_STRIPE_API_BASE/);

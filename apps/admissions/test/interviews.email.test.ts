@@ -32,6 +32,9 @@ describe("interview emails over SMTP", () => {
     );
     expect(invitation?.text).toContain("You are invited to an interview");
     expect(invitation?.html).toContain("You are invited to an interview");
+    // The meeting link is staff's text, not the platform's: shown, never made an anchor.
+    expect(invitation?.html).toContain("Online: https://meet.example.org/room-1");
+    expect(invitation?.html).not.toContain("<a ");
     expect(invitation?.attachments).toHaveLength(1);
     const [ics] = invitation?.attachments ?? [];
     expect(ics).toMatchObject({

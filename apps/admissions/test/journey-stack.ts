@@ -99,7 +99,7 @@ export async function startJourneyStack(extraEnv: Record<string, string> = {}) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email, password, fullName }),
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(202);
     await verifyByEmail(email);
     return session(email, password);
   }

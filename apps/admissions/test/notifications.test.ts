@@ -6,7 +6,7 @@ import type { OutboxEmail } from "../src/modules/outbox/model.ts";
 import {
   claimDueEmails,
   deliverDueEmails,
-  logMailer,
+  dropMailer,
   smtpMailer,
 } from "../src/modules/outbox/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
@@ -95,9 +95,11 @@ describe("what applicants are told", () => {
     await runJobsOnce(testJobs(ctx, mailer));
     const offer = arrivedFor(application.id)[1];
     expect(offer?.text).toContain("- <b>Grade A</b> & a link https://example.org/terms.");
+    // Staff's text too is text: its URL is not made a link (only the platform's own are).
     expect(offer?.html).toContain(
-      '<li>&lt;b&gt;Grade A&lt;/b&gt; &amp; a link <a href="https://example.org/terms">https://example.org/terms</a>.</li>',
+      "<li>&lt;b&gt;Grade A&lt;/b&gt; &amp; a link https://example.org/terms.</li>",
     );
+    expect(offer?.html).not.toContain("<a ");
     expect(offer?.html).toContain(application.id);
     expect(offer?.html).not.toContain("<b>");
   });
@@ -191,9 +193,9 @@ describe("delivery", () => {
     for (const id of ids) expect(arrivedFor(id)).toHaveLength(1);
   });
 
-  test("without SMTP_URL the email is written to the log, and counts as sent", async () => {
+  test("without SMTP_URL the email is dropped: one line names it, never its content", async () => {
     const { intake } = await intakeWithSeats(ctx, admin);
-    const { application } = await submittedApplication(ctx, intake.id);
+    const { applicant, application } = await submittedApplication(ctx, intake.id);
     const lines: [string, Record<string, unknown> | undefined][] = [];
     const logger: Logger = {
       debug: () => {},
@@ -202,14 +204,21 @@ describe("delivery", () => {
       error: () => {},
       flush: async () => {},
     };
-    await runJobsOnce({ ...testJobs(ctx, logMailer(logger)) });
-    const logged = lines.find(
-      ([, fields]) =>
-        (fields?.headers as Record<string, string> | undefined)?.["X-Admissions-Application"] ===
-        application.id,
-    );
-    expect(logged?.[0]).toContain("SMTP_URL not set");
-    expect(logged?.[1]).toMatchObject({ subject: expect.stringContaining("Application received") });
+    const [email] = await outboxOf(application.id);
+    await runJobsOnce({ ...testJobs(ctx, dropMailer(logger)) });
+    const logged = lines.find(([, fields]) => fields?.emailId === email?.id);
+    expect(logged?.[0]).toBe("email dropped (no SMTP_URL)");
+    // The template, the recipient's domain and the id: never the address, subject or body.
+    expect(logged?.[1]).toEqual({
+      emailId: email?.id,
+      event: "submitted",
+      toDomain: applicant.user.email.split("@")[1],
+      applicationId: application.id,
+    });
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(applicant.user.email);
+    expect(text).not.toContain("Application received");
+    expect(text).not.toContain(applicant.user.fullName);
     expect((await outboxOf(application.id))[0]).toMatchObject({ status: "sent" });
   });
 });

@@ -187,15 +187,21 @@ describe("validation: clear errors, every one listed", () => {
     expect((await read(applicant)).version).toBe(0);
   });
 
-  test("several problems at once are all listed", async () => {
+  test("several problems at once are all listed: the schema's, then the rules it cannot say", async () => {
     const applicant = await signIn(ctx);
-    const res = await patch(applicant, {
-      legalName: " ",
-      nationality: "ZZ",
-      dateOfBirth: "2999-01-01",
-    });
-    const paths = ((await problemOf(res)).errors ?? []).map((e) => e.path).sort();
-    expect(paths).toEqual(["/body/dateOfBirth", "/body/legalName", "/body/nationality"]);
+    const pathsOf = async (body: Record<string, unknown>) =>
+      ((await problemOf(await patch(applicant, body))).errors ?? []).map((e) => e.path).sort();
+    // Text and formats are the request schema's (lib/text.ts): all of them at once.
+    expect(await pathsOf({ legalName: " ", preferredName: "A\nB", phone: "0207" })).toEqual([
+      "/body/legalName",
+      "/body/phone",
+      "/body/preferredName",
+    ]);
+    // Assigned countries and a plausible birth date are the profile's own: all at once too.
+    expect(await pathsOf({ nationality: "ZZ", dateOfBirth: "2999-01-01" })).toEqual([
+      "/body/dateOfBirth",
+      "/body/nationality",
+    ]);
   });
 
   test("the age limits are inclusive: 13 and 120 are accepted", async () => {

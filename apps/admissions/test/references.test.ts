@@ -5,6 +5,7 @@ import {
   REFERENCE_LINK_LIFETIME_MS,
   sendRefereeReminders,
 } from "../src/modules/references/service.ts";
+import { mailboxKey } from "../src/modules/users/service.ts";
 import { PNG, pdf, sha256 } from "./files.ts";
 import {
   addReferee,
@@ -47,6 +48,21 @@ const bodyOf = async (to: string, event: string) => {
   return row;
 };
 
+describe("one mailbox, several addresses (mailboxKey)", () => {
+  test.each([
+    ["Ada@Example.com", "ada@example.com"],
+    ["ada+referee@example.com", "ada@example.com"],
+    ["ADA+a+b@EXAMPLE.COM", "ada@example.com"],
+    ["a.lovelace@example.com", "a.lovelace@example.com"],
+    ["A.Love.Lace+x@GMail.com", "alovelace@gmail.com"],
+    ["a.lovelace@googlemail.com", "alovelace@gmail.com"],
+    ["+tag@example.com", "+tag@example.com"],
+    [" ada@example.com ", "ada@example.com"],
+  ])("%s reaches %s", (address, key) => {
+    expect(mailboxKey(address)).toBe(key);
+  });
+});
+
 describe("naming a referee", () => {
   test("emails the referee a link to the portal page; only the token's hash is stored", async () => {
     const { applicant, draft } = await applicantWithDraft(ctx, intake.id);
@@ -86,6 +102,7 @@ describe("naming a referee", () => {
     expect(await codeOf(same)).toBe("REFEREE_EXISTS");
     const own = await addReferee(ctx, applicant, draft.id, { email: applicant.user.email });
     expect(own.status).toBe(422);
+    expect(await codeOf(own)).toBe("REFEREE_IS_APPLICANT");
     for (let i = 1; i < MAX_REFEREES; i++) await namedReferee(ctx, applicant, draft.id);
     const over = await addReferee(ctx, applicant, draft.id);
     expect(over.status).toBe(409);
@@ -96,6 +113,55 @@ describe("naming a referee", () => {
     );
     expect(removed.status).toBe(204);
     expect((await addReferee(ctx, applicant, draft.id)).status).toBe(201);
+  });
+
+  test("never the applicant under another form of their address: case, +tag, Gmail's dots", async () => {
+    const { applicant, draft } = await applicantWithDraft(ctx, intake.id);
+    const [local, domain] = applicant.user.email.split("@");
+    for (const variant of [
+      applicant.user.email.toUpperCase(),
+      `${local}+referee@${domain}`,
+      `${local?.toUpperCase()}+A+B@${domain?.toUpperCase()}`,
+    ]) {
+      const res = await addReferee(ctx, applicant, draft.id, { email: variant });
+      expect(res.status, variant).toBe(422);
+      expect(await codeOf(res)).toBe("REFEREE_IS_APPLICANT");
+    }
+    // Gmail delivers a.d.a@ and ada@, at gmail.com or googlemail.com, to one mailbox.
+    await ctx.db.run(
+      (sql) =>
+        sql`UPDATE users SET email = ${`ada.${local}@gmail.com`} WHERE id = ${applicant.user.id}`,
+    );
+    const gmail = await addReferee(ctx, applicant, draft.id, {
+      email: `A.D.A.${local?.toUpperCase()}+x@googlemail.com`,
+    });
+    expect(gmail.status).toBe(422);
+    expect(await codeOf(gmail)).toBe("REFEREE_IS_APPLICANT");
+    expect(await listOf(ctx, applicant, draft.id).then((r) => r.json())).toMatchObject({
+      references: [],
+    });
+  });
+
+  test("the same referee twice under two forms of one address is refused; another is not", async () => {
+    const { applicant, draft } = await applicantWithDraft(ctx, intake.id);
+    const first = await addReferee(ctx, applicant, draft.id, { email: "c.babbage@example.edu" });
+    expect(first.status).toBe(201);
+    for (const variant of ["C.Babbage+second@Example.edu", "c.babbage+x@EXAMPLE.EDU"]) {
+      const again = await addReferee(ctx, applicant, draft.id, { email: variant });
+      expect(again.status, variant).toBe(409);
+      expect(await codeOf(again)).toBe("REFEREE_EXISTS");
+    }
+    // Outside Gmail a dot is part of the address: cbabbage@ is someone else.
+    expect(
+      (await addReferee(ctx, applicant, draft.id, { email: "cbabbage@example.edu" })).status,
+    ).toBe(201);
+    const gmail = await addReferee(ctx, applicant, draft.id, { email: "ada.byron@gmail.com" });
+    expect(gmail.status).toBe(201);
+    const dotted = await addReferee(ctx, applicant, draft.id, {
+      email: "AdaByron+1@googlemail.com",
+    });
+    expect(dotted.status).toBe(409);
+    expect(await codeOf(dotted)).toBe("REFEREE_EXISTS");
   });
 
   test("two concurrent requests for the last place: exactly one referee is added", async () => {

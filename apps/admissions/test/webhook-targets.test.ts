@@ -196,7 +196,11 @@ describe("urlProblem: the URL an endpoint is saved with", () => {
   });
 
   test("production refuses the switch that allows private targets", () => {
-    const base = { NODE_ENV: "production", ADMISSIONS_JWT_SECRET: "x".repeat(40) };
+    const base = {
+      NODE_ENV: "production",
+      ADMISSIONS_JWT_SECRET: "x".repeat(40),
+      ADMISSIONS_MAIL_DROP: "true",
+    };
     expect(() => loadEnv({ ...base, ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" })).toThrow(
       /ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS/,
     );

@@ -802,8 +802,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Register an applicant account
-         * @description Emails a verification link (48 hours) to the address; submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/).
+         * Register an applicant account; what happens next arrives by email
+         * @description The same 202, headers and body whether or not the address has an account, so registration does not tell which addresses are registered. A new address gets its account and a verification link (48 hours); submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/). An address that has an account is left as it is, and its owner is emailed how to sign in or reset the password (at most the address's hourly quota of account emails). Limited per client IP (429).
          */
         post: operations["postApiV1AuthRegister"];
         delete?: never;
@@ -1531,7 +1531,7 @@ export type paths = {
         put?: never;
         /**
          * Name a referee on your application; they are emailed a link
-         * @description While the application is a draft or submitted (409 REFERENCES_CLOSED), by an applicant whose email is verified (403 EMAIL_NOT_VERIFIED). At most 5 referees (409 REFEREE_LIMIT_REACHED), each address once (409 REFEREE_EXISTS), never your own (422). The referee's link (single use, 30 days) leads to the portal's /references/write page. 20 per hour per applicant (429).
+         * @description While the application is a draft or submitted (409 REFERENCES_CLOSED), by an applicant whose email is verified (403 EMAIL_NOT_VERIFIED). At most 5 referees (409 REFEREE_LIMIT_REACHED), each mailbox once (409 REFEREE_EXISTS), never your own (422 REFEREE_IS_APPLICANT). Addresses are compared by the mailbox they reach: case-folded, a `+tag` cut, and dots ignored at gmail.com and googlemail.com (one domain). The referee's link (single use, 30 days) leads to the portal's /references/write page. 20 per hour per applicant (429).
          */
         post: operations["postApiV1References"];
         delete?: never;
@@ -2385,6 +2385,7 @@ export type components = {
             detail: string;
         };
         ActionBody: {
+            /** Format: multi-line-text */
             reason?: string;
             /**
              * @description Rejection, withdrawal and decline: a code from the configured list of that kind (GET /api/v1/reasons/), beside the free-text `reason`
@@ -2458,10 +2459,17 @@ export type components = {
          */
         ApplicationCreate: {
             intakeId: string;
+            /** Format: multi-line-text */
             personalStatement?: string;
-            /** @example A-levels: A*AA */
+            /**
+             * Format: single-line-text
+             * @example A-levels: A*AA
+             */
             priorQualification?: string;
-            /** @example Springfield High School */
+            /**
+             * Format: single-line-text
+             * @example Springfield High School
+             */
             priorInstitution?: string;
             graduationYear?: number | null;
         };
@@ -2513,10 +2521,17 @@ export type components = {
         /** @enum {string} */
         ApplicationStatus: "draft" | "submitted" | "under_review" | "interviewing" | "offered" | "conditionally_offered" | "waitlisted" | "rejected" | "accepted" | "declined" | "offer_expired" | "enrolled" | "conditions_not_met" | "withdrawn";
         ApplicationUpdate: {
+            /** Format: multi-line-text */
             personalStatement?: string;
-            /** @example A-levels: A*AA */
+            /**
+             * Format: single-line-text
+             * @example A-levels: A*AA
+             */
             priorQualification?: string;
-            /** @example Springfield High School */
+            /**
+             * Format: single-line-text
+             * @example Springfield High School
+             */
             priorInstitution?: string;
             graduationYear?: number | null;
             /** @description The version you last read; a stale one is refused (409 VERSION_CONFLICT) */
@@ -2639,6 +2654,7 @@ export type components = {
         BulkTransitionBody: {
             applicationIds: string[];
             to: components["schemas"]["ApplicationStatus"];
+            /** Format: multi-line-text */
             reason?: string;
             /**
              * @description Rejection, withdrawal and decline: a code from the configured list of that kind (GET /api/v1/reasons/), beside the free-text `reason`
@@ -2776,6 +2792,7 @@ export type components = {
             createdAt: string;
         };
         ConditionInput: string | {
+            /** Format: single-line-text */
             description: string;
             /**
              * Format: date-time
@@ -2809,6 +2826,7 @@ export type components = {
          */
         ConditionUpdate: {
             status: components["schemas"]["ConditionStatus"];
+            /** Format: multi-line-text */
             note?: string;
             /** @description A document uploaded to this application */
             evidenceDocumentId?: string;
@@ -2840,6 +2858,7 @@ export type components = {
          *     }
          */
         ConflictBody: {
+            /** Format: multi-line-text */
             reason: string;
         };
         Criterion: {
@@ -2932,6 +2951,7 @@ export type components = {
             conditions?: components["schemas"]["ConditionInput"][];
             /** @description Waitlist: where to insert (default: at the end); those behind move down */
             waitlistPosition?: number;
+            /** Format: multi-line-text */
             reason?: string;
             /**
              * @description Rejection, withdrawal and decline: a code from the configured list of that kind (GET /api/v1/reasons/), beside the free-text `reason`
@@ -2988,9 +3008,11 @@ export type components = {
         DeferralCreate: {
             /** @description A later intake of the same program (its deadline after the current one's) */
             toIntakeId: string;
+            /** Format: multi-line-text */
             reason?: string;
         };
         DeferralDecision: {
+            /** Format: multi-line-text */
             note?: string;
         };
         DeferralList: {
@@ -3057,7 +3079,10 @@ export type components = {
         DocumentsReviewBody: {
             /** @enum {string} */
             decision: "verified" | "rejected";
-            /** @description Required when rejecting: what to fix */
+            /**
+             * Format: multi-line-text
+             * @description Required when rejecting: what to fix
+             */
             note?: string;
         };
         /** @enum {string} */
@@ -3097,6 +3122,7 @@ export type components = {
         ErasureBody: {
             /** @description Your password, again */
             password: string;
+            /** Format: multi-line-text */
             reason?: string;
         };
         /** @enum {string} */
@@ -3183,7 +3209,10 @@ export type components = {
             updatedAt: string;
         };
         IntakeCreate: {
-            /** @example Autumn 2026 */
+            /**
+             * Format: single-line-text
+             * @example Autumn 2026
+             */
             term: string;
             /**
              * Format: date-time
@@ -3199,7 +3228,10 @@ export type components = {
             capacity: number;
         };
         IntakeUpdate: {
-            /** @example Autumn 2026 */
+            /**
+             * Format: single-line-text
+             * @example Autumn 2026
+             */
             term?: string;
             /**
              * Format: date-time
@@ -3329,7 +3361,10 @@ export type components = {
          */
         LinkText: {
             token: string;
-            /** @description The reference, 50 to 20000 characters */
+            /**
+             * Format: multi-line-text
+             * @description The reference, 50 to 20000 characters
+             */
             text: string;
         };
         /**
@@ -3590,7 +3625,18 @@ export type components = {
             preferredName?: string | null;
             dateOfBirth?: string | null;
             nationality?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: {
+                lines: string[];
+                /**
+                 * Format: single-line-text
+                 * @example London
+                 */
+                city: string;
+                region: string | null;
+                postcode: string | null;
+                /** @example GB */
+                country: string;
+            } | null;
             phone?: string | null;
         };
         /**
@@ -3616,7 +3662,18 @@ export type components = {
             preferredName: string | null;
             dateOfBirth: string | null;
             nationality: string | null;
-            address: components["schemas"]["Address"] | null;
+            address: {
+                lines: string[];
+                /**
+                 * Format: single-line-text
+                 * @example London
+                 */
+                city: string;
+                region: string | null;
+                postcode: string | null;
+                /** @example GB */
+                country: string;
+            } | null;
             phone: string | null;
         };
         Program: {
@@ -3664,12 +3721,16 @@ export type components = {
              * @example CS-BSC
              */
             code: string;
+            /** Format: single-line-text */
             name: string;
             level: components["schemas"]["Level"];
+            /** Format: single-line-text */
             department: string;
+            /** Format: multi-line-text */
             description?: string;
             durationMonths: number;
             applicationFee: components["schemas"]["Money"];
+            /** Format: multi-line-text */
             entryRequirements?: string;
             requiredDocuments?: components["schemas"]["DocumentType"][];
             active?: boolean;
@@ -3712,12 +3773,16 @@ export type components = {
              * @example CS-BSC
              */
             code?: string;
+            /** Format: single-line-text */
             name?: string;
             level?: components["schemas"]["Level"];
+            /** Format: single-line-text */
             department?: string;
+            /** Format: multi-line-text */
             description?: string;
             durationMonths?: number;
             applicationFee?: components["schemas"]["Money"];
+            /** Format: multi-line-text */
             entryRequirements?: string;
             requiredDocuments?: components["schemas"]["DocumentType"][];
             active?: boolean;
@@ -3729,6 +3794,7 @@ export type components = {
              * @example 2026-07-31T23:59:59Z
              */
             respondBy?: string;
+            /** Format: multi-line-text */
             reason?: string;
         };
         /**
@@ -3811,6 +3877,7 @@ export type components = {
             updatedAt: string;
         };
         ReasonBody: {
+            /** Format: multi-line-text */
             reason: string;
         };
         /**
@@ -3827,7 +3894,10 @@ export type components = {
              * @example accepted_elsewhere
              */
             code: string;
-            /** @example Accepted a place elsewhere */
+            /**
+             * Format: single-line-text
+             * @example Accepted a place elsewhere
+             */
             label: string;
         };
         /**
@@ -3859,7 +3929,10 @@ export type components = {
             }[];
         };
         ReasonUpdate: {
-            /** @example Accepted a place elsewhere */
+            /**
+             * Format: single-line-text
+             * @example Accepted a place elsewhere
+             */
             label?: string;
             active?: boolean;
         };
@@ -3903,14 +3976,20 @@ export type components = {
          */
         RefereeCreate: {
             applicationId: string;
-            /** @example Ada Lovelace */
+            /**
+             * Format: single-line-text
+             * @example Ada Lovelace
+             */
             name: string;
             /**
              * Format: email
              * @example ada@example.org
              */
             email: string;
-            /** @description How the referee knows the applicant */
+            /**
+             * Format: single-line-text
+             * @description How the referee knows the applicant
+             */
             relationship: string;
         };
         RefereeInvitation: {
@@ -4004,6 +4083,7 @@ export type components = {
         RefundBody: {
             /** @description Minor units; default: all that is left */
             amount?: number;
+            /** Format: multi-line-text */
             reason: string;
         };
         /**
@@ -4024,7 +4104,10 @@ export type components = {
              * @example correct-horse-battery
              */
             password: string;
-            /** @example Ada Lovelace */
+            /**
+             * Format: single-line-text
+             * @example Ada Lovelace
+             */
             fullName: string;
         };
         /**
@@ -4033,7 +4116,10 @@ export type components = {
          *     }
          */
         RejectBody: {
-            /** @description Why, told to the applicant */
+            /**
+             * Format: multi-line-text
+             * @description Why, told to the applicant
+             */
             note: string;
         };
         ReplicaHealth: {
@@ -4057,7 +4143,10 @@ export type components = {
             startsAt: string;
             /** @description Default: as is */
             durationMinutes?: number;
-            /** @description In person: where (or meetingUrl) */
+            /**
+             * Format: single-line-text
+             * @description In person: where (or meetingUrl)
+             */
             location?: string;
             /** @description Online: an https link (or location) */
             meetingUrl?: string;
@@ -4132,6 +4221,7 @@ export type components = {
                 [key: string]: number;
             };
             recommendation: components["schemas"]["Recommendation"];
+            /** Format: multi-line-text */
             comment?: string;
         };
         /**
@@ -4169,7 +4259,17 @@ export type components = {
          */
         RubricBody: {
             scale: components["schemas"]["Scale"];
-            criteria: components["schemas"]["Criterion"][];
+            criteria: {
+                /** @example academic_record */
+                key: string;
+                /**
+                 * Format: single-line-text
+                 * @example Academic record
+                 */
+                label: string;
+                /** @description Relative weight in the total */
+                weight: number;
+            }[];
         };
         RunRequest: {
             /** @description TypeScript source, at most 1000 characters */
@@ -4198,6 +4298,7 @@ export type components = {
         ScoreBody: {
             /** @description Within the program rubric's scale */
             score: number;
+            /** Format: multi-line-text */
             comment?: string;
         };
         ScoreSubmission: {
@@ -4267,7 +4368,10 @@ export type components = {
              */
             startsAt: string;
             durationMinutes: number;
-            /** @description In person: where (or meetingUrl) */
+            /**
+             * Format: single-line-text
+             * @description In person: where (or meetingUrl)
+             */
             location?: string;
             /** @description Online: an https link (or location) */
             meetingUrl?: string;
@@ -4288,7 +4392,10 @@ export type components = {
              * @example ada@example.org
              */
             email: string;
-            /** @example Ada Lovelace */
+            /**
+             * Format: single-line-text
+             * @example Ada Lovelace
+             */
             fullName: string;
             /**
              * @description 10 to 128 characters
@@ -4313,7 +4420,10 @@ export type components = {
          *     }
          */
         StaffUpdate: {
-            /** @example Ada Lovelace */
+            /**
+             * Format: single-line-text
+             * @example Ada Lovelace
+             */
             fullName?: string;
             /** @description false: signs the account out and keeps it out of assignments */
             active?: boolean;
@@ -4419,6 +4529,7 @@ export type components = {
         };
         TransitionRequest: {
             to: components["schemas"]["ApplicationStatus"];
+            /** Format: multi-line-text */
             reason?: string;
             /**
              * @description Rejection, withdrawal and decline: a code from the configured list of that kind (GET /api/v1/reasons/), beside the free-text `reason`
@@ -4583,6 +4694,7 @@ export type components = {
              * @example https://crm.example.org/hooks/admissions
              */
             url: string;
+            /** Format: single-line-text */
             description?: string;
             /**
              * @description The event types sent to this endpoint, or ["*"] for all (application.created, application.status_changed, payment.succeeded, payment.failed, payment.expired, payment.refunded, document.uploaded, document.reviewed, document.deleted, interview.invited, interview.confirmed, interview.reschedule_requested, interview.rescheduled, interview.cancelled)
@@ -10448,8 +10560,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An account; `email` is stored lower-cased */
-            201: {
+            /** @description Accepted */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -10457,7 +10569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Accepted"];
                 };
             };
             /** @description `MALFORMED_JSON`: Malformed JSON */
@@ -10472,21 +10584,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "MALFORMED_JSON";
-                    };
-                };
-            };
-            /** @description `EMAIL_TAKEN`: Email already registered */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code: "EMAIL_TAKEN";
                     };
                 };
             };
@@ -15684,7 +15781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_FAILED`: Validation failed */
+            /** @description `REFEREE_IS_APPLICANT`: Referee is the applicant; `VALIDATION_FAILED`: Validation failed */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15695,7 +15792,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "VALIDATION_FAILED";
+                        code: "REFEREE_IS_APPLICANT" | "VALIDATION_FAILED";
                     };
                 };
             };

@@ -31,15 +31,32 @@ type ValueIssue = {
   errors?: Iterable<ValueIssue>[];
 };
 
+/** Errors saying the value is of another kind than the schema (a string where null was asked). */
+const KIND_MISMATCH: ReadonlySet<number> = new Set([
+  ValueErrorType.Array,
+  ValueErrorType.Boolean,
+  ValueErrorType.Integer,
+  ValueErrorType.Literal,
+  ValueErrorType.Null,
+  ValueErrorType.Number,
+  ValueErrorType.Object,
+  ValueErrorType.String,
+]);
+
 /**
- * A nullable field holding a bad value fails as a whole union ("Expected union value"); what
- * the client needs is why the value failed its non-null variant ("Expected string to match …").
+ * A field of several kinds (a nullable one, text or an object) holding a bad value fails as a
+ * whole union ("Expected union value"); what the client needs is why the value failed the
+ * variant of its own kind ("Expected string to match …"): the one variant whose errors do not
+ * start by refusing the value's kind where the union stands.
  */
 function innermost(issue: ValueIssue): ValueIssue {
   if (issue.type !== ValueErrorType.Union || !issue.errors) return issue;
   const variants = issue.errors.map((it) => [...it]);
-  const notNull = variants.filter((v) => !v.every((e) => e.type === ValueErrorType.Null));
-  const [first] = notNull.length === 1 ? (notNull[0] ?? []) : [];
+  const ofItsKind = variants.filter(
+    (v) =>
+      !v.some((e) => e.path === issue.path && e.type !== undefined && KIND_MISMATCH.has(e.type)),
+  );
+  const [first] = ofItsKind.length === 1 ? (ofItsKind[0] ?? []) : [];
   return first ? innermost(first) : issue;
 }
 

@@ -53,14 +53,50 @@ export const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]+@/g
 export const REDACTED = "[redacted]";
 
 /**
+ * One `name=value` of a query string or fragment (`?token=…`, `&code=…`, `#access_token=…`),
+ * wherever a URL sits in a string: an emailed link, an error's message, a redirect target.
+ */
+const URL_PARAMETER = /([?&;#])([^=&#;?\s]+)=([^&#;\s"'<>]*)/g;
+/**
+ * Parameter names whose values are credentials, beyond the field names above (which also cover
+ * access_token, client_secret, X-Amz-Credential, X-Amz-Security-Token): OAuth's `code`, and the
+ * `key`, `sig`, `signature`, `otp`, `auth` and session ids that signed and API URLs carry.
+ */
+const SECRET_PARAMETER = /^(?:code|key|sig|otp|auth|sid|session(?:[-_]?id)?)$|signature/i;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+const isSecretParameter = (name: string) => {
+  const decoded = decodedName(name);
+  return SECRET_KEY.test(decoded) || SECRET_PARAMETER.test(decoded);
+};
+
+/** A string with URL passwords and credential query parameters replaced. */
+function redactString(value: string): string {
+  // Most strings hold no URL and no parameter: the access log's hot path skips the expressions.
+  let out = value.includes("://") ? value.replace(URL_PASSWORD, `$1${REDACTED}@`) : value;
+  if (out.includes("=")) {
+    out = out.replace(URL_PARAMETER, (whole, separator: string, name: string) =>
+      isSecretParameter(name) ? `${separator}${name}=${REDACTED}` : whole,
+    );
+  }
+  return out;
+}
+
+/**
  * Errors become plain fields (the stack stays in the log, never in a response); secrets are
- * redacted, by field name at any depth and as passwords inside URLs in any string.
+ * redacted, by field name at any depth, and in any string (or URL object) as passwords inside
+ * URLs and as credential parameters of query strings.
  */
 function serialize(value: unknown, depth = 0): unknown {
-  // Most strings hold no URL: the access log's hot path skips the expression.
-  if (typeof value === "string") {
-    return value.includes("://") ? value.replace(URL_PASSWORD, `$1${REDACTED}@`) : value;
-  }
+  if (typeof value === "string") return redactString(value);
+  if (value instanceof URL) return redactString(value.href);
   if (value instanceof Error) {
     return {
       name: value.name,
@@ -85,7 +121,12 @@ export function createLogger(opts: { service: string; level: LogLevel; sink?: Lo
   const threshold = rank[opts.level];
   const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: Fields) => {
     if (rank[level] < threshold) return;
-    const record: Fields = { time: new Date().toISOString(), level, service: opts.service, msg };
+    const record: Fields = {
+      time: new Date().toISOString(),
+      level,
+      service: opts.service,
+      msg: redactString(msg),
+    };
     // Written while a request is served: its ids, so every line of it can be found together.
     const scope = currentScope();
     if (scope) {

@@ -28,6 +28,14 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
         place: t.Nullable(t.Object({ lines: t.Array(t.String(), { minItems: 1 }) })),
       }),
     })
+    .post("/either", ({ body }) => body, {
+      body: t.Object({
+        item: t.Union([
+          t.String({ maxLength: 3 }),
+          t.Object({ text: t.String({ maxLength: 3 }), due: t.Optional(t.Number()) }),
+        ]),
+      }),
+    })
     .post("/conflict", () => {
       throw new HttpProblem(
         { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
@@ -146,6 +154,22 @@ describe("problem+json for every error", () => {
     ]);
     const ok = await app.handle(jsonRequest("/nullable", { code: null, place: null }));
     expect(ok.status).toBe(200);
+  });
+
+  test("a union of kinds says why the value failed the variant of its own kind", async () => {
+    const asText = await app.handle(jsonRequest("/either", { item: "abcd" }));
+    expect((await problemOf(asText)).errors).toEqual([
+      { path: "/body/item", message: "Expected string length less or equal to 3" },
+    ]);
+    const asObject = await app.handle(jsonRequest("/either", { item: { text: "abcd" } }));
+    expect((await problemOf(asObject)).errors).toEqual([
+      { path: "/body/item/text", message: "Expected string length less or equal to 3" },
+    ]);
+    // A value of neither kind: no variant to blame, the union's own message.
+    const neither = await app.handle(jsonRequest("/either", { item: 7 }));
+    expect((await problemOf(neither)).errors).toEqual([
+      { path: "/body/item", message: "Expected union value" },
+    ]);
   });
 
   test("1e309 parses to Infinity and is refused as a number", async () => {

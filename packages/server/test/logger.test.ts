@@ -1,4 +1,7 @@
-/** Secrets never reach a log line: by field name at any depth, and as passwords inside URLs. */
+/**
+ * Secrets never reach a log line: by field name at any depth, as passwords inside URLs, and as
+ * credentials in URLs' query strings.
+ */
 import { describe, expect, test } from "bun:test";
 import { createLogger, memorySink, runInScope } from "../src/index.ts";
 
@@ -44,6 +47,57 @@ describe("log redaction", () => {
     for (const secret of ["pg-pass", "r-pass", "m-pass", "e-pass"])
       expect(text).not.toContain(secret);
     expect(line.url).toBe("postgres://platform:[redacted]@db:5432/platform");
+  });
+
+  test("a credential in a URL's query string or fragment is replaced, in any string or URL", () => {
+    const line = logged({
+      link: "https://apply.example.edu/account/verify-email?token=t-verify",
+      path: "/references/write?lang=fr&token=t-ref#top",
+      message: "fetch https://idp.example/cb?state=s1&code=c-oauth failed; retry ?Code=c-upper",
+      s3: "https://bucket.s3.amazonaws.com/k?X-Amz-Credential=c-aws&X-Amz-Signature=s-aws&X-Amz-Security-Token=t-aws",
+      fragment: "https://app.example/#access_token=t-implicit&expires_in=3600",
+      encoded: "https://app.example/x?t%6Fken=t-encoded",
+      others: ["/a?secret=s-1", "/b?api_key=k-1&sig=s-2&key=k-2&otp=123456&password=p-1"],
+      url: new URL("https://apply.example.edu/account/reset-password?token=t-url-object"),
+      err: new Error("GET /account/confirm-email-change?token=t-error failed"),
+    });
+    const text = JSON.stringify(line);
+    for (const secret of [
+      "t-verify",
+      "t-ref",
+      "c-oauth",
+      "c-upper",
+      "c-aws",
+      "s-aws",
+      "t-aws",
+      "t-implicit",
+      "t-encoded",
+      "s-1",
+      "k-1",
+      "s-2",
+      "k-2",
+      "123456",
+      "p-1",
+      "t-url-object",
+      "t-error",
+    ])
+      expect(text).not.toContain(secret);
+    expect(line.link).toBe("https://apply.example.edu/account/verify-email?token=[redacted]");
+    // What is not a credential stays readable: the rest of the URL, other parameters.
+    expect(line.path).toBe("/references/write?lang=fr&token=[redacted]#top");
+    expect(line.message).toContain("?state=s1&code=[redacted]");
+    expect(line.fragment).toBe("https://app.example/#access_token=[redacted]&expires_in=3600");
+  });
+
+  test("the message itself is redacted too", () => {
+    const sink = memorySink();
+    createLogger({ service: "test", level: "info", sink }).warn("redirect to /x?token=t-msg");
+    expect(sink.lines()[0]?.msg).toBe("redirect to /x?token=[redacted]");
+  });
+
+  test("query strings without credentials are untouched", () => {
+    const line = logged({ q: "/api/v1/applications/?limit=20&offset=40&status=submitted" });
+    expect(line.q).toBe("/api/v1/applications/?limit=20&offset=40&status=submitted");
   });
 
   test("ordinary fields are untouched: dates, counts, paths, errors' names", () => {

@@ -29,7 +29,9 @@ async function readArguments() {
     password !== undefined && Value.Check(Password, password)
       ? null
       : "the password must be 10 to 128 characters",
-    Value.Check(FullName, fullName) ? null : "--name must be 1 to 120 characters",
+    Value.Check(FullName, fullName)
+      ? null
+      : "--name must be 1 to 120 characters of one line, without control characters",
   ].filter((problem) => problem !== null);
   if (problems.length > 0) throw new Error(`${problems.join("\n")}\n${USAGE}`);
   return { email, password: password ?? "", fullName };

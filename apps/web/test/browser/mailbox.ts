@@ -34,6 +34,16 @@ export async function startMailbox() {
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,
+    /** The newest email of this event to this address, once it has arrived. */
+    async mail(to: string, event: string, timeoutMs = 20_000): Promise<Mail> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const mail = messages.findLast((m) => m.event === event && m.to.includes(to));
+        if (mail) return mail;
+        await Bun.sleep(100);
+      }
+      throw new Error(`no ${event} email reached ${to} in ${timeoutMs} ms`);
+    },
     /** The link of the newest email of this event to this address, once it has arrived. */
     async link(to: string, event: string, timeoutMs = 20_000): Promise<string> {
       const deadline = Date.now() + timeoutMs;
@@ -45,6 +55,9 @@ export async function startMailbox() {
       }
       throw new Error(`no ${event} email with a link reached ${to} in ${timeoutMs} ms`);
     },
+    /** Every email of this event to this address that has arrived so far. */
+    count: (to: string, event: string) =>
+      messages.filter((m) => m.event === event && m.to.includes(to)).length,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)(
       const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
       const password = `${name}-password-1`;
       const res = await post("/auth/register/", { email, password, fullName: name });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(202);
       await context.clearCookies();
       const page = await open();
       await page.goto(`${base}/portal/login`);
@@ -34,6 +34,59 @@ describe.skipIf(!hasChromium)(
       await page.waitForURL(`${base}/portal/applications/`);
       return { page, email, password };
     };
+
+    test("registration says the same for a new address and a taken one, in English and in French; the taken one's owner is told", async () => {
+      const { base, context, mailbox } = ctx();
+      const owner = `owner-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      expect(
+        (
+          await post("/auth/register/", {
+            email: owner,
+            password: "owner-password-1",
+            fullName: "Owner",
+          })
+        ).status,
+      ).toBe(202);
+      await mailbox.link(owner, "email_verification");
+
+      /** What the registration page says once the form is sent, the address left out. */
+      const answerFor = async (email: string, lang: "en" | "fr") => {
+        await context.clearCookies();
+        await context.addCookies([{ name: "portal_lang", value: lang, url: base }]);
+        const page = await open();
+        await page.goto(`${base}/portal/register`);
+        await page.waitForSelector(byTestId("register-submit"));
+        await tabTo(page, byTestId("register-name"));
+        await page.keyboard.type("Ada Lovelace");
+        await tabTo(page, byTestId("register-email"));
+        await page.keyboard.type(email);
+        await tabTo(page, byTestId("register-password"));
+        await page.keyboard.type("applicant-password-1");
+        await page.keyboard.press("Enter");
+        await page.waitForSelector(byTestId("registered"));
+        expect(page.url()).toBe(`${base}/portal/register`);
+        const text = (await page.textContent(byTestId("registered"))) ?? "";
+        expect(text).toContain(email);
+        await check(page, `registered-${lang}`);
+        await page.close();
+        return text.replace(email, "<address>");
+      };
+
+      for (const lang of ["en", "fr"] as const) {
+        const fresh = `new-${lang}-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+        const said = await answerFor(fresh, lang);
+        expect(await answerFor(owner.toUpperCase(), lang)).toBe(said);
+        expect(said).toContain(lang === "en" ? "Check your email" : "Consultez votre messagerie");
+      }
+      // The owner was told twice (one attempt per language), with the way to sign in or reset.
+      const notice = await mailbox.mail(owner, "account_exists");
+      const until = Date.now() + 20_000;
+      while (mailbox.count(owner, "account_exists") < 2 && Date.now() < until) await Bun.sleep(100);
+      expect(notice.text).toContain(`${base}/portal/login`);
+      expect(notice.text).toContain(`${base}/account/forgot-password`);
+      expect(mailbox.count(owner, "account_exists")).toBe(2);
+      expect(errors).toEqual([]);
+    }, 90_000);
 
     test("profile: a wrong phone number is shown by its field, then the profile is saved and in the history", async () => {
       const { base } = ctx();

@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)(
       const { base, context } = ctx();
       const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
       const password = `${name}-password-1`;
-      expect((await post("/auth/register/", { email, password, fullName: name })).status).toBe(201);
+      expect((await post("/auth/register/", { email, password, fullName: name })).status).toBe(202);
       await context.clearCookies();
       const page = await open();
       await page.goto(`${base}/portal/login?next=%2Fportal%2Faccount`);

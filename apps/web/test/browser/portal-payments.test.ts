@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)(
       const password = "applicant-password-1";
       expect(
         (await api("/auth/register/", { email, password, fullName: "Katherine Johnson" })).status,
-      ).toBe(201);
+      ).toBe(202);
       const token = new URL(await mailbox.link(email, "email_verification")).searchParams.get(
         "token",
       );

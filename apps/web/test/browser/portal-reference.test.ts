@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)(
         password,
         fullName: "Ada Lovelace",
       });
-      expect(registered.status).toBe(201);
+      expect(registered.status).toBe(202);
       const verify = new URL(await mailbox.link(email, "email_verification"));
       const confirm = { token: verify.searchParams.get("token") };
       expect((await api("/account/email-verification/confirm/", confirm)).status).toBe(204);

@@ -73,7 +73,7 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email, password, fullName: "Alan Applicant" }),
   });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
+  if (registered.status !== 202) throw new Error(`register: ${registered.status}`);
   const login = await fetch(`${base}/api/v1/auth/login/`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -59,8 +59,5 @@ export const EmailVerification = t.Object({
 });
 export type EmailVerification = typeof EmailVerification.static;
 
-/** The answer of a request whose outcome arrives by email. */
-export const Accepted = t.Object({
-  detail: t.String({ examples: ["A verification link has been sent to ada@example.org"] }),
-});
-export type Accepted = typeof Accepted.static;
+// The answer of a request whose outcome arrives by email (registration's too).
+export { Accepted } from "../auth/model.ts";

@@ -18,10 +18,10 @@ export { digestOf, LINK_LIFETIME_MS, newLinkToken } from "./internal/tokens.ts";
 export {
   confirmEmailChange,
   confirmVerification,
+  registrationEmails,
   requestEmailChange,
   resendVerification,
   verificationStatus,
-  verifyOnRegistration,
 } from "./internal/verification.ts";
 
 /** Same answer for every address: whether it has an account is not told. */

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, int } from "../../lib/schema.ts";
+import { multiLineText, singleLineText } from "../../lib/text.ts";
 import {
   Application,
   ApplicationStatus,
@@ -11,12 +12,19 @@ import {
   Transition,
 } from "../workflow/model.ts";
 
+/** The form's text as the applicant sends it (what is stored is `FormFields`, unchecked). */
+const FormInput = {
+  personalStatement: multiLineText({ maxLength: 20_000 }),
+  priorQualification: singleLineText({ maxLength: 200, examples: ["A-levels: A*AA"] }),
+  priorInstitution: singleLineText({ maxLength: 200, examples: ["Springfield High School"] }),
+};
+
 export const ApplicationCreate = t.Object(
   {
     intakeId: t.String({ maxLength: 64 }),
-    personalStatement: t.Optional(FormFields.personalStatement),
-    priorQualification: t.Optional(FormFields.priorQualification),
-    priorInstitution: t.Optional(FormFields.priorInstitution),
+    personalStatement: t.Optional(FormInput.personalStatement),
+    priorQualification: t.Optional(FormInput.priorQualification),
+    priorInstitution: t.Optional(FormInput.priorInstitution),
     graduationYear: t.Optional(FormFields.graduationYear),
   },
   {
@@ -38,9 +46,9 @@ const VersionField = int({
 
 export const ApplicationUpdate = t.Object(
   {
-    personalStatement: t.Optional(FormFields.personalStatement),
-    priorQualification: t.Optional(FormFields.priorQualification),
-    priorInstitution: t.Optional(FormFields.priorInstitution),
+    personalStatement: t.Optional(FormInput.personalStatement),
+    priorQualification: t.Optional(FormInput.priorQualification),
+    priorInstitution: t.Optional(FormInput.priorInstitution),
     graduationYear: t.Optional(FormFields.graduationYear),
     version: t.Optional(VersionField),
   },
@@ -48,7 +56,7 @@ export const ApplicationUpdate = t.Object(
 );
 export type ApplicationUpdate = typeof ApplicationUpdate.static;
 
-const Reason = t.String({ maxLength: 2_000 });
+const Reason = multiLineText({ maxLength: 2_000 });
 
 export const TransitionRequest = t.Object({
   to: ApplicationStatus,

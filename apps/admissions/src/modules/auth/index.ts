@@ -4,6 +4,7 @@ import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "..
 import { User } from "../users/model.ts";
 import { type AuthGuard, type RateLimitGuard, SESSION_COOKIE } from "./guard.ts";
 import {
+  Accepted,
   CsrfToken,
   LoginBody,
   LoginResult,
@@ -46,18 +47,19 @@ export const auth = (deps: AuthRoutesDeps) => {
     .post(
       "/register/",
       async ({ body, set }) => {
-        set.status = 201;
-        return register(deps, body);
+        const detail = await register(deps, body);
+        set.status = 202;
+        return { detail };
       },
       {
         rateLimit: { key: "ip", limiter: registerLimit },
         ...jsonBody(RegisterBody),
-        response: { 201: User, ...problems("EMAIL_TAKEN", "RATE_LIMITED") },
+        response: { 202: Accepted, ...problems("RATE_LIMITED") },
         detail: {
           tags,
-          summary: "Register an applicant account",
+          summary: "Register an applicant account; what happens next arrives by email",
           description:
-            "Emails a verification link (48 hours) to the address; submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/).",
+            "The same 202, headers and body whether or not the address has an account, so registration does not tell which addresses are registered. A new address gets its account and a verification link (48 hours); submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/). An address that has an account is left as it is, and its owner is emailed how to sign in or reset the password (at most the address's hourly quota of account emails). Limited per client IP (429).",
         },
       },
     )

@@ -12,6 +12,12 @@ export const RegisterBody = t.Object(
 );
 export type RegisterBody = typeof RegisterBody.static;
 
+/** The answer of a request whose outcome arrives by email. */
+export const Accepted = t.Object({
+  detail: t.String({ examples: ["A verification link has been sent to ada@example.org"] }),
+});
+export type Accepted = typeof Accepted.static;
+
 export const LoginBody = t.Object(
   {
     email: t.String({ minLength: 1, maxLength: 254 }),

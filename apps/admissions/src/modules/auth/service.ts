@@ -1,10 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { HttpProblem, type SharedStore } from "@platform/server";
-import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { problem } from "../../problems.ts";
 import type { PasswordCost, User } from "../users/model.ts";
-import { createUser, findUserByEmail, findUserById, normalizeEmail } from "../users/service.ts";
+import {
+  findUserByEmail,
+  findUserById,
+  normalizeEmail,
+  type Registration,
+} from "../users/service.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./internal/jwt.ts";
 import { endSignIn, openSignIn, type SignInOrigin, touchSignIn } from "./internal/registry.ts";
 import { type SecondFactor, standingOf, verifySecondFactor } from "./internal/second-factor.ts";
@@ -14,11 +18,12 @@ import {
   type LoginThrottlePolicy,
   recordLoginFailure,
 } from "./internal/throttle.ts";
-import type { LoginBody, LoginResult, RegisterBody, TokenPair } from "./model.ts";
+import type { LoginBody, LoginResult, TokenPair } from "./model.ts";
 
 export { accessTokens } from "./internal/jwt.ts";
 // Re-authentication and each account's sign-ins: the account and sessions features use these.
 export { confirmPassword } from "./internal/reauth.ts";
+export { REGISTRATION_ACCEPTED, register } from "./internal/register.ts";
 export {
   endOwnSignIn,
   endSignInsOf,
@@ -38,23 +43,17 @@ export type AuthDeps = {
   sessionTtlMs: number;
   passwordCost: PasswordCost;
   throttle: LoginThrottlePolicy;
-  /** Runs in the new account's transaction (the account feature's verification email). */
-  afterRegister?: (tx: SQL, user: User) => Promise<void>;
+  /**
+   * Registration's emails (the account feature's, wired by app.ts): the new account's
+   * verification link, or a notice to the owner of an address that has an account.
+   */
+  registration?: Registration;
   /** The mfa module, plugged in by app.ts; without it, a password alone signs in. */
   secondFactor?: SecondFactor;
 };
 
 /** Who is calling, and with which credential. */
 export type Principal = { user: User; via: "bearer" | "cookie"; familyId: string };
-
-export const register = (deps: AuthDeps, body: RegisterBody): Promise<User> =>
-  createUser(
-    deps.db,
-    { ...body, role: "applicant" },
-    deps.passwordCost,
-    deps.now(),
-    deps.afterRegister,
-  );
 
 // Unknown emails are checked against this hash too, so response time does not tell which
 // emails have accounts.

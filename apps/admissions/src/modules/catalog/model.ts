@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText, singleLineText } from "../../lib/text.ts";
 
 export const LEVELS = ["certificate", "diploma", "bachelor", "master", "doctorate"] as const;
 export const Level = enumOf(LEVELS);
@@ -71,13 +72,13 @@ const programFields = {
     description: "Upper-case letters, digits and hyphens",
     examples: ["CS-BSC"],
   }),
-  name: t.String({ minLength: 1, maxLength: 200 }),
+  name: singleLineText({ minLength: 1, maxLength: 200 }),
   level: Level,
-  department: t.String({ minLength: 1, maxLength: 200 }),
-  description: t.String({ maxLength: 10_000 }),
+  department: singleLineText({ minLength: 1, maxLength: 200 }),
+  description: multiLineText({ maxLength: 10_000 }),
   durationMonths: int({ minimum: 1, maximum: 120 }),
   applicationFee: Money,
-  entryRequirements: t.String({ maxLength: 10_000 }),
+  entryRequirements: multiLineText({ maxLength: 10_000 }),
   requiredDocuments: t.Array(DocumentType, { uniqueItems: true, maxItems: DOCUMENT_TYPES.length }),
   active: t.Boolean(),
 };
@@ -110,7 +111,7 @@ export const ProgramUpdate = t.Partial(t.Object(programFields), { minProperties:
 export type ProgramUpdate = typeof ProgramUpdate.static;
 
 const intakeFields = {
-  term: t.String({ minLength: 1, maxLength: 60, examples: ["Autumn 2026"] }),
+  term: singleLineText({ minLength: 1, maxLength: 60, examples: ["Autumn 2026"] }),
   opensAt: t.String({ format: "date-time", examples: ["2026-01-10T00:00:00Z"] }),
   deadline: t.String({ format: "date-time", examples: ["2026-06-30T23:59:59Z"] }),
   capacity: int({ minimum: 1, maximum: 1_000_000, examples: [120] }),

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { ApplicationStatus } from "../workflow/model.ts";
 
 export const CONDITION_STATUSES = ["pending", "met", "not_met", "waived"] as const;
@@ -39,7 +40,7 @@ export type ConditionList = typeof ConditionList.static;
 export const ConditionUpdate = t.Object(
   {
     status: ConditionStatus,
-    note: t.Optional(t.String({ maxLength: 2_000 })),
+    note: t.Optional(multiLineText({ maxLength: 2_000 })),
     evidenceDocumentId: t.Optional(
       t.String({ maxLength: 64, description: "A document uploaded to this application" }),
     ),

@@ -1,8 +1,9 @@
 import { t } from "elysia";
 import { Id, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 
 export const ConflictBody = t.Object(
-  { reason: t.String({ minLength: 1, maxLength: 2_000 }) },
+  { reason: multiLineText({ minLength: 1, maxLength: 2_000 }) },
   { examples: [{ reason: "The applicant is a relative" }] },
 );
 

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 
 export const REQUEST_KINDS = ["export", "erasure"] as const;
 export const REQUEST_STATUSES = ["pending", "completed", "rejected", "cancelled"] as const;
@@ -38,14 +39,20 @@ export type DataRequest = typeof DataRequest.static;
 export const ErasureBody = t.Object(
   {
     password: t.String({ minLength: 1, maxLength: 128, description: "Your password, again" }),
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
   },
   { examples: [{ password: "correct-horse-battery", reason: "I no longer wish to apply" }] },
 );
 export type ErasureBody = typeof ErasureBody.static;
 
 export const RejectBody = t.Object(
-  { note: t.String({ minLength: 1, maxLength: 2_000, description: "Why, told to the applicant" }) },
+  {
+    note: multiLineText({
+      minLength: 1,
+      maxLength: 2_000,
+      description: "Why, told to the applicant",
+    }),
+  },
   {
     examples: [{ note: "Your enrolment is being finalised; we must keep your record until then." }],
   },

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, int } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { DecisionFields, ReasonCode } from "../workflow/model.ts";
 
 export const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
@@ -10,7 +11,7 @@ export const DecisionBody = t.Object(
   {
     decision: Decision,
     ...DecisionFields,
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
     reasonCode: t.Optional(ReasonCode),
     version: t.Optional(int({ minimum: 1, description: "The version you last read" })),
   },

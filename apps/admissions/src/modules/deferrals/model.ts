@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 
 export const DEFERRAL_STATUSES = ["requested", "approved", "refused"] as const;
 
@@ -30,14 +31,14 @@ export const DeferralCreate = t.Object(
       maxLength: 64,
       description: "A later intake of the same program (its deadline after the current one's)",
     }),
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
   },
   { examples: [{ toIntakeId: "0198f2c4-…", reason: "Gap year: military service" }] },
 );
 export type DeferralCreate = typeof DeferralCreate.static;
 
 export const DeferralDecision = t.Optional(
-  t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }),
+  t.Object({ note: t.Optional(multiLineText({ maxLength: 2_000 })) }),
 );
 export type DeferralDecision = typeof DeferralDecision.static;
 

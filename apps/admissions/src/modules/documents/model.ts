@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { DocumentType } from "../catalog/model.ts";
 import { MEDIA_TYPES } from "./internal/file-type.ts";
 
@@ -51,7 +52,7 @@ export const ReviewBody = t.Object(
   {
     decision: enumOf(["verified", "rejected"] as const),
     note: t.Optional(
-      t.String({ maxLength: 2_000, description: "Required when rejecting: what to fix" }),
+      multiLineText({ maxLength: 2_000, description: "Required when rejecting: what to fix" }),
     ),
   },
   { examples: [{ decision: "rejected", note: "The scan is cut off at the bottom" }] },

@@ -1,11 +1,12 @@
 import { t } from "elysia";
 import { PageQuery } from "../../lib/pagination.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { DecisionFields } from "../workflow/model.ts";
 
 export const PromoteBody = t.Optional(
   t.Object({
     respondBy: DecisionFields.respondBy,
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
   }),
 );
 

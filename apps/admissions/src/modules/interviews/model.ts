@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText, singleLineText } from "../../lib/text.ts";
 
 export const INTERVIEW_STATUSES = [
   "open",
@@ -54,7 +55,11 @@ export const InterviewList = t.Object({
 
 const Where = {
   location: t.Optional(
-    t.String({ minLength: 1, maxLength: 300, description: "In person: where (or meetingUrl)" }),
+    singleLineText({
+      minLength: 1,
+      maxLength: 300,
+      description: "In person: where (or meetingUrl)",
+    }),
   ),
   meetingUrl: t.Optional(
     t.String({
@@ -100,12 +105,12 @@ export type Reschedule = typeof Reschedule.static;
 export const Invite = t.Object({ applicationId: t.String({ maxLength: 64 }) });
 export type Invite = typeof Invite.static;
 
-export const Note = t.Optional(t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }));
+export const Note = t.Optional(t.Object({ note: t.Optional(multiLineText({ maxLength: 2_000 })) }));
 export type Note = typeof Note.static;
 
 export const ScoreBody = t.Object({
   score: int({ minimum: 0, maximum: 100, description: "Within the program rubric's scale" }),
-  comment: t.Optional(t.String({ maxLength: 10_000 })),
+  comment: t.Optional(multiLineText({ maxLength: 10_000 })),
 });
 export type ScoreBody = typeof ScoreBody.static;
 

@@ -5,7 +5,7 @@
  */
 
 export { htmlOf } from "./internal/html.ts";
-export { logMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
+export { dropMailer, type Mailer, smtpMailer } from "./internal/mailer.ts";
 export {
   claimDueEmails,
   type EmailAttachment,

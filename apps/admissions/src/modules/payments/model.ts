@@ -2,6 +2,7 @@ import { JsonInteger } from "@platform/contracts";
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { Money } from "../catalog/model.ts";
 
 export const PROVIDERS = ["manual", "stripe"] as const;
@@ -65,7 +66,7 @@ export const PaymentCreate = t.Object(
 );
 export type PaymentCreate = typeof PaymentCreate.static;
 
-const Reason = t.String({ minLength: 1, maxLength: 2_000 });
+const Reason = multiLineText({ minLength: 1, maxLength: 2_000 });
 
 export const RefundBody = t.Object(
   {
@@ -79,7 +80,9 @@ export const RefundBody = t.Object(
 export type RefundBody = typeof RefundBody.static;
 
 export const ReasonBody = t.Object({ reason: Reason });
-export const NoteBody = t.Optional(t.Object({ note: t.Optional(t.String({ maxLength: 2_000 })) }));
+export const NoteBody = t.Optional(
+  t.Object({ note: t.Optional(multiLineText({ maxLength: 2_000 })) }),
+);
 
 export const Receipt = t.Object({
   receiptNumber: t.String({ examples: ["R-000042"] }),

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { Id, int, Timestamp } from "../../lib/schema.ts";
-import { PersonalDetails } from "../users/model.ts";
+import { PersonalDetails, PersonalDetailsInput } from "../users/model.ts";
 import { ActorRole } from "../workflow/model.ts";
 
 const example = {
@@ -32,9 +32,9 @@ export const Profile = t.Composite(
 export type Profile = typeof Profile.static;
 
 /** PUT: every field, null for one left empty. */
-export const ProfileReplace = t.Composite([PersonalDetails], { examples: [example] });
+export const ProfileReplace = t.Composite([PersonalDetailsInput], { examples: [example] });
 /** PATCH: the fields to change. */
-export const ProfilePatch = t.Partial(PersonalDetails, {
+export const ProfilePatch = t.Partial(PersonalDetailsInput, {
   minProperties: 1,
   examples: [{ phone: "+442071234567" }],
 });

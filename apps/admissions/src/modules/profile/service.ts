@@ -85,6 +85,17 @@ async function saveDetails(
   }
 }
 
+/** Which fields changed (never their values); its one link is the portal's profile page. */
+export function profileUpdatedEmail(portalUrl: string, fields: string[]) {
+  const changed = fields.map((f) => LABELS[f as keyof PersonalDetails] ?? f).join(", ");
+  const page = `${portalUrl}/account/profile`;
+  return {
+    subject: "Your profile was updated",
+    body: `These details of your admissions profile were changed: ${changed}.\n\nIf this was not you, change your password and contact the admissions office at once.\n\nYour profile: ${page}`,
+    links: [page],
+  };
+}
+
 async function enqueueProfileEmail(
   tx: SQL,
   portalUrl: string,
@@ -92,18 +103,8 @@ async function enqueueProfileEmail(
   fields: string[],
   at: string,
 ) {
-  const changed = fields.map((f) => LABELS[f as keyof PersonalDetails] ?? f).join(", ");
-  await enqueueEmail(
-    tx,
-    {
-      applicationId: null,
-      event: "profile.updated",
-      to,
-      subject: "Your profile was updated",
-      body: `These details of your admissions profile were changed: ${changed}.\n\nIf this was not you, change your password and contact the admissions office at once.\n\nYour profile: ${portalUrl}/account/profile`,
-    },
-    at,
-  );
+  const email = profileUpdatedEmail(portalUrl, fields);
+  await enqueueEmail(tx, { applicationId: null, event: "profile.updated", to, ...email }, at);
 }
 
 export const profileHistory = (deps: ProfileDeps, user: User, page: Page, requestUrl: string) =>

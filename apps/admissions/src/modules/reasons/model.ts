@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Timestamp } from "../../lib/schema.ts";
+import { singleLineText } from "../../lib/text.ts";
 import { REASON_KINDS, ReasonCode } from "../workflow/model.ts";
 
 export const ReasonKind = enumOf(REASON_KINDS, {
@@ -22,7 +23,11 @@ export type Reason = typeof Reason.static;
 
 export const ReasonList = t.Object({ results: t.Array(Reason) });
 
-const Label = t.String({ minLength: 1, maxLength: 200, examples: ["Accepted a place elsewhere"] });
+const Label = singleLineText({
+  minLength: 1,
+  maxLength: 200,
+  examples: ["Accepted a place elsewhere"],
+});
 
 export const ReasonCreate = t.Object(
   { kind: ReasonKind, code: ReasonCode, label: Label },

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText, singleLineText } from "../../lib/text.ts";
 import { Email, FullName } from "../users/model.ts";
 
 export const REFERENCE_STATUSES = ["requested", "reminded", "received"] as const;
@@ -52,7 +53,7 @@ export const RefereeCreate = t.Object(
     applicationId: t.String({ maxLength: 64 }),
     name: FullName,
     email: Email,
-    relationship: t.String({
+    relationship: singleLineText({
       minLength: 1,
       maxLength: 200,
       description: "How the referee knows the applicant",
@@ -85,7 +86,7 @@ export const REFERENCE_TEXT_MAX = 20_000;
 export const LinkText = t.Object(
   {
     token: LinkToken,
-    text: t.String({
+    text: multiLineText({
       minLength: REFERENCE_TEXT_MIN,
       maxLength: REFERENCE_TEXT_MAX,
       description: `The reference, ${REFERENCE_TEXT_MIN} to ${REFERENCE_TEXT_MAX} characters`,

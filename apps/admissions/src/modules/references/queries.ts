@@ -73,12 +73,6 @@ export async function findReference(sql: SQL, id: string): Promise<ReferenceRow 
   return row ?? null;
 }
 
-export async function countReferences(sql: SQL, applicationId: string): Promise<number> {
-  const [row] = await sql`SELECT count(*) AS n FROM reference_requests
-    WHERE application_id = ${applicationId}`;
-  return toInt(row?.n ?? 0);
-}
-
 export const deleteReference = (tx: SQL, id: string) =>
   tx`DELETE FROM reference_requests WHERE id = ${id}`;
 

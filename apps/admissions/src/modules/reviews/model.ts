@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { InterviewSummary } from "../interviews/model.ts";
 import { Rubric } from "../rubric/model.ts";
 
@@ -12,7 +13,7 @@ export const ReviewBody = t.Object(
       description: "One score per criterion key of the program's rubric, within its scale",
     }),
     recommendation: Recommendation,
-    comment: t.Optional(t.String({ maxLength: 10_000 })),
+    comment: t.Optional(multiLineText({ maxLength: 10_000 })),
   },
   {
     examples: [

@@ -1,10 +1,17 @@
 import { t } from "elysia";
 import { Id, int, Timestamp } from "../../lib/schema.ts";
+import { singleLineText } from "../../lib/text.ts";
 
-export const Criterion = t.Object({
+const criterionFields = {
   key: t.String({ pattern: "^[a-z][a-z0-9_]{0,39}$", examples: ["academic_record"] }),
   label: t.String({ minLength: 1, maxLength: 200, examples: ["Academic record"] }),
   weight: int({ minimum: 1, maximum: 100, description: "Relative weight in the total" }),
+};
+export const Criterion = t.Object(criterionFields);
+/** As sent by an admin: the label is one line of text (lib/text.ts). */
+const CriterionInput = t.Object({
+  ...criterionFields,
+  label: singleLineText({ minLength: 1, maxLength: 200, examples: ["Academic record"] }),
 });
 
 export const Scale = t.Object({
@@ -13,7 +20,7 @@ export const Scale = t.Object({
 });
 
 export const RubricBody = t.Object(
-  { scale: Scale, criteria: t.Array(Criterion, { minItems: 1, maxItems: 20 }) },
+  { scale: Scale, criteria: t.Array(CriterionInput, { minItems: 1, maxItems: 20 }) },
   {
     examples: [
       {
@@ -30,7 +37,8 @@ export type RubricBody = typeof RubricBody.static;
 
 export const Rubric = t.Object({
   programId: Id,
-  ...RubricBody.properties,
+  scale: Scale,
+  criteria: t.Array(Criterion, { minItems: 1, maxItems: 20 }),
   updatedAt: Timestamp,
 });
 export type Rubric = typeof Rubric.static;

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { multiLineText } from "../../lib/text.ts";
 import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
 import { ApplicationStatus, DecisionFields, ReasonCode } from "../workflow/model.ts";
@@ -73,7 +74,7 @@ export const BulkTransitionBody = t.Object(
       uniqueItems: true,
     }),
     to: ApplicationStatus,
-    reason: t.Optional(t.String({ maxLength: 2_000 })),
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
     reasonCode: t.Optional(ReasonCode),
     ...DecisionFields,
   },

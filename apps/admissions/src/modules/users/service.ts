@@ -12,6 +12,34 @@ export type NewUser = { email: string; fullName: string; password: string; role:
 /** Emails compare case-insensitively; they are stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+/** Gmail's two domains: one mailbox each, whose local part ignores dots. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The mailbox an address reaches, as far as the platform can tell, to know two addresses for
+ * one person (a referee who is the applicant; one referee named twice). The address is
+ * case-folded whole; a `+tag` is cut from the local part (sub-addressing, RFC 5233: Gmail,
+ * Outlook.com, iCloud, Fastmail, Proton and most servers deliver `ada+x@` to `ada@`); and at
+ * gmail.com and googlemail.com, which are one service that ignores dots in the local part,
+ * the dots go and the domain is gmail.com. Dots elsewhere are kept: on other domains (Google
+ * Workspace included) `a.lovelace@` and `alovelace@` can be two people. Only compared, never
+ * stored in place of the address given, which is the one mail is sent to.
+ */
+export function mailboxKey(email: string): string {
+  const address = normalizeEmail(email);
+  const at = address.lastIndexOf("@");
+  if (at <= 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
+
 export const hashPassword = (password: string, cost: PasswordCost): Promise<string> =>
   Bun.password.hash(password, { algorithm: "argon2id", ...cost });
 
@@ -77,6 +105,46 @@ export async function createUser(
     throw error;
   }
   return toUser(row);
+}
+
+/** What registration does once the password is hashed, in the transaction that inserts. */
+export type Registration = {
+  /** The address was free: the new account. */
+  created(tx: SQL, user: User): Promise<void>;
+  /** The address has an account: that account, left as it was. */
+  taken(tx: SQL, account: UserRecord): Promise<void>;
+};
+
+/**
+ * An applicant's account, unless the address has one: then nothing is changed and `taken`
+ * runs instead of `created`. One transaction either way (an insert that may do nothing, one
+ * email written), so the two take about as long; the caller hashes the password before.
+ */
+export async function registerUser(
+  db: Db,
+  input: Omit<NewUser, "password" | "role"> & { passwordHash: string },
+  nowMs: number,
+  then: Registration,
+): Promise<void> {
+  const at = isoAt(nowMs);
+  const row = {
+    id: newId(),
+    email: normalizeEmail(input.email),
+    full_name: input.fullName.trim(),
+    password_hash: input.passwordHash,
+    role: "applicant" as const,
+    active: true,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.transaction(async (tx) => {
+    const inserted = await tx`INSERT INTO users ${tx(row)} ON CONFLICT (email) DO NOTHING
+      RETURNING id`;
+    if (inserted.length > 0) return then.created(tx, toUser(row));
+    const [existing] = (await tx`SELECT * FROM users WHERE email = ${row.email}`) as UserRow[];
+    if (existing)
+      await then.taken(tx, { ...toUser(existing), passwordHash: existing.password_hash });
+  });
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | null> {

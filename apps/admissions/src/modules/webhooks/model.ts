@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { singleLineText } from "../../lib/text.ts";
 import { EVENT_TYPES } from "../events/model.ts";
 
 export const ALL_EVENTS = "*";
@@ -21,7 +22,7 @@ const Url = t.String({
   examples: ["https://crm.example.org/hooks/admissions"],
 });
 
-const Description = t.String({ maxLength: 500 });
+const Description = singleLineText({ maxLength: 500 });
 
 export const WebhookEndpoint = t.Object({
   id: Id,

@@ -2,6 +2,7 @@ import type { SQL } from "bun";
 import { t } from "elysia";
 import type { Dialect } from "../../db/dialect.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { singleLineText } from "../../lib/text.ts";
 import { PersonalDetails, ROLES, type User } from "../users/model.ts";
 
 /**
@@ -76,9 +77,9 @@ export type Application = typeof Application.static;
 
 /** One condition of a conditional offer as a decision names it: its text, or text and due date. */
 export const ConditionInput = t.Union([
-  t.String({ minLength: 1, maxLength: 500 }),
+  singleLineText({ minLength: 1, maxLength: 500 }),
   t.Object({
-    description: t.String({ minLength: 1, maxLength: 500 }),
+    description: singleLineText({ minLength: 1, maxLength: 500 }),
     dueAt: t.Optional(
       t.String({ format: "date-time", description: "When it must be met (in the future)" }),
     ),

@@ -8,7 +8,10 @@ const HOUR = 3_600_000;
  * with links, whoever asks and from however many addresses. Spends one unit; false when the
  * quota is used up.
  */
-export async function spendEmailQuota(deps: AccountDeps, key: string) {
+export async function spendEmailQuota(
+  deps: Pick<AccountDeps, "store" | "limits" | "now">,
+  key: string,
+) {
   const limiter = createRateLimiter(
     deps.store,
     { name: "account-emails", limit: deps.limits.emailsPerAccountPerHour, windowMs: HOUR },

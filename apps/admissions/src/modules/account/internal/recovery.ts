@@ -48,7 +48,7 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
   const quota = await spendEmailQuota(deps, `address:${digestOf(address)}`);
   if (!quota.allowed) return;
   // Looked up and written after the answer: a known address costs a transaction (about a
-  // millisecond on PostgreSQL, measured by benchmarks/admissions/reset-timing.ts) that an
+  // millisecond on PostgreSQL, measured by benchmarks/admissions/enumeration-timing.ts) that an
   // unknown one does not, and the answer's timing would tell them apart.
   deps.afterResponse.run("password reset link", async () => {
     const account = await findUserByEmail(deps.db, address);

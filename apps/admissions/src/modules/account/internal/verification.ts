@@ -4,19 +4,20 @@ import { isUniqueViolation } from "../../../db/dialect.ts";
 import { notFound, problem } from "../../../problems.ts";
 import { confirmPassword, type Principal } from "../../auth/service.ts";
 import type { User } from "../../users/model.ts";
-import { normalizeEmail } from "../../users/service.ts";
+import { normalizeEmail, type Registration } from "../../users/service.ts";
 import type { EmailChangeRequest, EmailVerification } from "../model.ts";
 import { findAccount, markEmailVerified, setEmail, voidTokens } from "../queries.ts";
 import type { AccountDeps } from "./deps.ts";
 import {
+  accountExistsEmail,
   emailChangedNotice,
   emailChangeLinkEmail,
   emailChangeRequestedNotice,
   verificationEmail,
 } from "./emails.ts";
-import { assertEmailQuota } from "./limits.ts";
+import { assertEmailQuota, spendEmailQuota } from "./limits.ts";
 import { sendAccountEmail } from "./recovery.ts";
-import { issueLink, redeemLink } from "./tokens.ts";
+import { digestOf, issueLink, redeemLink } from "./tokens.ts";
 
 /** A verification link to the account's address, emailed in the caller's transaction. */
 export async function sendVerificationLink(
@@ -33,10 +34,30 @@ export async function sendVerificationLink(
   await sendAccountEmail(tx, user.email, verificationEmail(user, deps.portalUrl, token), nowMs);
 }
 
-/** Registration's verification email, in the new account's transaction (auth's hook). */
-export const verifyOnRegistration =
-  (deps: Pick<AccountDeps, "portalUrl" | "now">) => (tx: SQL, user: User) =>
-    sendVerificationLink(tx, deps, user, deps.now());
+/**
+ * Registration's emails (auth's hook), in its transaction: a new account's verification link,
+ * or, for an address that has an account, a notice to its owner (sign in, or reset), unless the
+ * account is disabled or the address's hourly quota of account emails is spent. The quota is
+ * spent either way, so both take the same work.
+ */
+export const registrationEmails = (
+  deps: Pick<AccountDeps, "portalUrl" | "now" | "store" | "limits">,
+): Registration => ({
+  async created(tx, user) {
+    await spendEmailQuota(deps, `address:${digestOf(user.email)}`);
+    await sendVerificationLink(tx, deps, user, deps.now());
+  },
+  async taken(tx, account) {
+    const quota = await spendEmailQuota(deps, `address:${digestOf(account.email)}`);
+    if (!quota.allowed || !account.active) return;
+    await sendAccountEmail(
+      tx,
+      account.email,
+      accountExistsEmail(account, deps.portalUrl),
+      deps.now(),
+    );
+  },
+});
 
 export async function verificationStatus(
   deps: AccountDeps,

@@ -19,7 +19,7 @@ import { isFinal, moveApplication } from "../../workflow/service.ts";
  *   reviews, conflicts,   what staff wrote about the person (comments, reasons) wiped; scores
  *   fee waivers,          and recommendations stay (interviews: the applicant's notes, the
  *   interviews            reasons and the panel's comments)
- *   email_outbox          address, subject, body and attachment replaced; unsent ones dropped
+ *   email_outbox          address, subject, body, links, attachment replaced; unsent dropped
  *   audit_log             details cut to non-personal keys, the person's own address removed,
  *                         `redacted_at` stamped, the content hash's salt deleted (the hash
  *                         chain stays whole: docs/admissions.md, "Tamper-evident audit log")
@@ -108,7 +108,8 @@ export async function eraseApplicant(tx: SQL, move: MoveDeps, e: Erasure): Promi
   await eraseProfile(tx, e.userId);
 
   await tx`UPDATE email_outbox SET to_address = ${erasedEmail(e.userId)}, subject = ${ERASED},
-      body = ${ERASED}, attachment_name = NULL, attachment_type = NULL, attachment_content = NULL,
+      body = ${ERASED}, links = NULL, attachment_name = NULL, attachment_type = NULL,
+      attachment_content = NULL,
       last_error = CASE WHEN status = 'pending' THEN 'recipient erased' ELSE last_error END,
       status = CASE WHEN status = 'pending' THEN 'dead' ELSE status END
     WHERE to_address = ${e.email} OR application_id IN (${theirs})`;

@@ -32,6 +32,19 @@ const TEXTS: Record<MfaEvent, (at: string, extra: { codesLeft?: number }) => [st
   ],
 };
 
+/** The email of an MFA event: its one link is the portal's security page. */
+export function mfaEmail(
+  portalUrl: string,
+  event: MfaEvent,
+  at: string,
+  extra: { codesLeft?: number } = {},
+) {
+  const [subject, text] = TEXTS[event](at, extra);
+  const security = `${portalUrl}${SECURITY_PATH}`;
+  const body = `${text}\n\nIf this was not you, change your password and contact the admissions office at once.\n\nYour account's security: ${security}`;
+  return { subject, body, links: [security] };
+}
+
 /** Written in the caller's transaction: sent only if the change commits. */
 export async function enqueueMfaEmail(
   tx: SQL,
@@ -41,7 +54,6 @@ export async function enqueueMfaEmail(
   at: string,
   extra: { codesLeft?: number } = {},
 ) {
-  const [subject, text] = TEXTS[event](at, extra);
-  const body = `${text}\n\nIf this was not you, change your password and contact the admissions office at once.\n\nYour account's security: ${portalUrl}${SECURITY_PATH}`;
-  await enqueueEmail(tx, { applicationId: null, event, to, subject, body }, at);
+  const email = mfaEmail(portalUrl, event, at, extra);
+  await enqueueEmail(tx, { applicationId: null, event, to, ...email }, at);
 }

@@ -9,6 +9,8 @@ export type OutgoingEmail = {
   to: string;
   subject: string;
   body: string;
+  /** The platform's links in `body`, exactly as written there: the HTML part's only anchors. */
+  links: readonly string[];
   event: string;
   applicationId: string | null;
   /** Sent as a MIME attachment beside the text and HTML (an interview's .ics). */
@@ -48,7 +50,7 @@ export function smtpMailer(url: string, from: string): Mailer {
           to: email.to,
           subject: email.subject,
           text: email.body,
-          html: htmlOf(email.body, email.subject),
+          html: htmlOf(email.body, email.subject, email.links),
           messageId: `<${email.id}@admissions>`,
           headers: headersOf(email),
           attachments: email.attachment
@@ -67,17 +69,21 @@ export function smtpMailer(url: string, from: string): Mailer {
   };
 }
 
-/** Without SMTP_URL (development, tests of other features): the email goes to the log. */
-export function logMailer(logger: Logger): Mailer {
+/**
+ * Without SMTP_URL (development, tests of other features, or production told so with
+ * ADMISSIONS_MAIL_DROP=true): the email is not sent, and counts as sent. One line says which
+ * email it was — its template (event), id and the recipient's domain — and never what it says:
+ * a body holds sign-in links with their tokens, and names and addresses are personal data.
+ */
+export function dropMailer(logger: Logger): Mailer {
   return {
-    name: "log",
+    name: "drop",
     async send(email) {
-      logger.info("email (SMTP_URL not set: logged, not sent)", {
-        to: email.to,
-        subject: email.subject,
-        body: email.body,
-        attachment: email.attachment?.name ?? null,
-        headers: headersOf(email),
+      logger.info("email dropped (no SMTP_URL)", {
+        emailId: email.id,
+        event: email.event,
+        toDomain: email.to.slice(email.to.lastIndexOf("@") + 1),
+        applicationId: email.applicationId,
       });
     },
     close: () => {},

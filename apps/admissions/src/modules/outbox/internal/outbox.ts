@@ -19,6 +19,8 @@ export async function enqueueEmail(
     to: string;
     subject: string;
     body: string;
+    /** The platform's links in `body`, as written there: the only anchors of its HTML part. */
+    links?: readonly string[];
     attachment?: EmailAttachment;
   },
   at: string,
@@ -30,6 +32,7 @@ export async function enqueueEmail(
     to_address: email.to,
     subject: email.subject,
     body: email.body,
+    links: JSON.stringify(email.links ?? []),
     status: "pending",
     attempts: 0,
     next_attempt_at: at,
@@ -61,6 +64,8 @@ export type OutboxRow = {
   to_address: string;
   subject: string;
   body: string;
+  /** JSON array; null in rows written before migration 0013 (their HTML has no anchors). */
+  links?: string | null;
   status: "pending" | "sent" | "dead";
   attempts: number;
   next_attempt_at: unknown;
@@ -78,6 +83,12 @@ export const attachmentOf = (row: OutboxRow): EmailAttachment | undefined =>
   row.attachment_name && row.attachment_type && row.attachment_content
     ? { name: row.attachment_name, type: row.attachment_type, content: row.attachment_content }
     : undefined;
+
+/** The row's declared links (the platform's), none when it declared none. */
+export function linksOf(row: OutboxRow): string[] {
+  const parsed: unknown = row.links ? JSON.parse(row.links) : [];
+  return Array.isArray(parsed) ? parsed.filter((link) => typeof link === "string") : [];
+}
 
 /**
  * Takes up to `limit` due emails for delivery. Claiming pushes `next_attempt_at` a lease ahead
@@ -118,7 +129,8 @@ export const withoutLinkTokens = (body: string): string =>
 export const markSent = (db: Db, row: OutboxRow, transport: string, nowMs: number) =>
   db.run(
     (sql) => sql`UPDATE email_outbox SET status = 'sent', sent_at = ${isoAt(nowMs)},
-      transport = ${transport}, last_error = NULL, body = ${withoutLinkTokens(row.body)}
+      transport = ${transport}, last_error = NULL, body = ${withoutLinkTokens(row.body)},
+      links = ${row.links ? withoutLinkTokens(row.links) : null}
       WHERE id = ${row.id} AND status = 'pending'`,
   );
 

@@ -1,7 +1,7 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
 import type { Mailer } from "./mailer.ts";
-import { attachmentOf, claimDueEmails, markFailed, markSent } from "./outbox.ts";
+import { attachmentOf, claimDueEmails, linksOf, markFailed, markSent } from "./outbox.ts";
 
 export type DeliveryPolicy = {
   maxAttempts: number;
@@ -51,6 +51,7 @@ export async function deliverDueEmails(
         to: row.to_address,
         subject: row.subject,
         body: row.body,
+        links: linksOf(row),
         event: row.event,
         applicationId: row.application_id,
         attachment: attachmentOf(row),

@@ -7,7 +7,6 @@ export const AGE_RANGE = { min: 13, max: 120 } as const;
 
 type Issue = { path: string; message: string };
 
-const CONTROL = /\p{Cc}/u;
 const clean = (value: string | null) => (value === null ? null : value.trim());
 
 /** Trimmed text: what is stored and compared. */
@@ -43,34 +42,19 @@ function ageOf(date: string, nowMs: number): number | null {
 }
 
 /**
- * The rules a schema cannot say: real text (not blank, no control characters), an assigned
- * country code, a real date of birth giving a plausible age. Every problem is listed at once.
+ * The rules a schema cannot say: an assigned country code, a real date of birth giving a
+ * plausible age. Every problem is listed at once. (Text, not blank and without control
+ * characters, is the request schema's: lib/text.ts, as for every person-facing field.)
  */
 export function assertValid(details: PersonalDetails, nowMs: number): void {
   const issues: Issue[] = [];
-  const text = (path: string, value: string | null) => {
-    if (value === null) return;
-    if (value === "") issues.push({ path, message: "must not be blank" });
-    else if (CONTROL.test(value))
-      issues.push({ path, message: "must not contain control characters" });
-  };
   const country = (path: string, code: string) => {
     if (!COUNTRY_CODES.has(code)) {
       issues.push({ path, message: `${code} is not an ISO 3166-1 alpha-2 country code` });
     }
   };
-  text("/body/legalName", details.legalName);
-  text("/body/preferredName", details.preferredName);
   if (details.nationality !== null) country("/body/nationality", details.nationality);
-  if (details.address) {
-    for (const [i, line] of details.address.lines.entries()) {
-      text(`/body/address/lines/${i}`, line);
-    }
-    text("/body/address/city", details.address.city);
-    text("/body/address/region", details.address.region);
-    text("/body/address/postcode", details.address.postcode);
-    country("/body/address/country", details.address.country);
-  }
+  if (details.address) country("/body/address/country", details.address.country);
   if (details.dateOfBirth !== null) {
     const age = ageOf(details.dateOfBirth, nowMs);
     const path = "/body/dateOfBirth";

@@ -1,14 +1,12 @@
-import { invalidField } from "@platform/server";
 import { isUniqueViolation } from "../../../db/dialect.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
 import { notFound, problem } from "../../../problems.ts";
 import { digestOf, newLinkToken } from "../../account/service.ts";
 import { enqueueEmail } from "../../outbox/service.ts";
 import type { User } from "../../users/model.ts";
-import { isEmailVerified, normalizeEmail } from "../../users/service.ts";
+import { isEmailVerified, mailboxKey, normalizeEmail } from "../../users/service.ts";
 import type { RefereeCreate, Reference, ReferenceList } from "../model.ts";
 import {
-  countReferences,
   deleteReference,
   findReference,
   insertReference,
@@ -21,10 +19,15 @@ import { openApplication, readableApplication, sameNotFound } from "./access.ts"
 import { LINK_LIFETIME_MS, MAX_REFEREES, type ReferencesDeps } from "./deps.ts";
 import { referenceRequestEmail } from "./emails.ts";
 
+const sameReferee = () =>
+  problem("REFEREE_EXISTS", { detail: "This referee is already named on the application" });
+
 /**
  * The applicant names a referee: the request is written and the referee emailed a link, in one
  * transaction. Only a verified applicant may (each request emails a third party), at most
- * MAX_REFEREES per application, one request per referee address, never their own address.
+ * MAX_REFEREES per application, one request per referee's mailbox, never the applicant's own:
+ * addresses are compared by the mailbox they reach (`mailboxKey`: case, `+tag`, Gmail's dots),
+ * so `ada+ref@` is Ada.
  */
 export async function addReferee(
   deps: ReferencesDeps,
@@ -32,8 +35,11 @@ export async function addReferee(
   body: RefereeCreate,
 ): Promise<Reference> {
   const email = normalizeEmail(body.email);
-  if (email === normalizeEmail(applicant.email)) {
-    throw invalidField("/body/email", "must be the referee's address, not yours");
+  if (mailboxKey(email) === mailboxKey(applicant.email)) {
+    throw problem("REFEREE_IS_APPLICANT", {
+      detail: "A referee must be someone else: this address reaches your own mailbox",
+      errors: [{ path: "/body/email", message: "must be the referee's address, not yours" }],
+    });
   }
   const nowMs = deps.now();
   const at = isoAt(nowMs);
@@ -44,7 +50,12 @@ export async function addReferee(
         detail: "Verify your email address before naming referees: we email them on your behalf",
       });
     }
-    if ((await countReferences(tx, facts.id)) >= MAX_REFEREES) {
+    // The application is locked (openApplication): no other request adds a referee meanwhile.
+    const named = await listReferences(tx, facts.id);
+    if (named.some((row) => mailboxKey(row.referee_email) === mailboxKey(email))) {
+      throw sameReferee();
+    }
+    if (named.length >= MAX_REFEREES) {
       throw problem("REFEREE_LIMIT_REACHED", {
         detail: `An application names at most ${MAX_REFEREES} referees; remove one first`,
       });
@@ -77,9 +88,7 @@ export async function addReferee(
       await insertReference(tx, row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw problem("REFEREE_EXISTS", {
-        detail: "This referee is already named on the application",
-      });
+      throw sameReferee();
     }
     const about = await invitationFacts(tx, facts.id);
     if (!about) throw notFound("Application");

@@ -1,5 +1,6 @@
 import { call, rememberCsrf } from "./client.ts";
 import type {
+  Accepted,
   Application,
   ApplicationUpdate,
   Checklist,
@@ -45,7 +46,8 @@ export const admissions = {
     rememberCsrf(null);
     return answer;
   },
-  register: (body: RegisterBody) => call<User>("POST", "/auth/register/", { body }),
+  /** The same answer for every address (no enumeration): what happens next arrives by email. */
+  register: (body: RegisterBody) => call<Accepted>("POST", "/auth/register/", { body }),
 
   requestReset: (email: string) =>
     call<unknown>("POST", "/account/password-reset/", { body: { email } }),

@@ -6,6 +6,7 @@
  */
 
 export type {
+  Accepted,
   Application,
   ApplicationCreate,
   ApplicationStatus,

@@ -68,6 +68,9 @@ export const en = {
   "login.already": "You are signed in as {name}.",
   "register.submit": "Create my account",
   "register.haveAccount": "Already have an account? Sign in",
+  "register.sent":
+    "Check your email. We have sent a message to {email} that tells you what to do next. It can take a few minutes to arrive; if it does not, look in your spam folder.",
+  "register.thenSignIn": "Sign in",
   "forgot.submit": "Email me a link",
   "forgot.sent":
     "If an account uses that address, a link to set a new password is on its way. It works for 30 minutes.",
@@ -212,8 +215,6 @@ export const en = {
   "actor.admin": "by the admissions office",
   "actor.system": "automatically",
 
-  "account.welcome":
-    "Welcome, {name}. We have emailed you a link to verify your address: open it to be able to submit an application.",
   "account.profile": "Profile",
   "account.verified": "{email}, verified on {when}.",
   "account.unverified": "{email} is not verified yet. Open the link we emailed you.",

@@ -65,6 +65,9 @@ export const fr: Record<MessageKey, string> = {
   "login.already": "Vous êtes connecté·e en tant que {name}.",
   "register.submit": "Créer mon compte",
   "register.haveAccount": "Déjà un compte ? Connectez-vous",
+  "register.sent":
+    "Consultez votre messagerie. Nous avons envoyé à {email} un message qui vous indique la suite. Il peut mettre quelques minutes à arriver ; sinon, regardez dans vos courriers indésirables.",
+  "register.thenSignIn": "Se connecter",
   "forgot.submit": "M’envoyer un lien",
   "forgot.sent":
     "Si un compte utilise cette adresse, un lien pour choisir un nouveau mot de passe vient d’être envoyé. Il est valable 30 minutes.",
@@ -211,8 +214,6 @@ export const fr: Record<MessageKey, string> = {
   "actor.admin": "par le service des admissions",
   "actor.system": "automatiquement",
 
-  "account.welcome":
-    "Bienvenue, {name}. Nous vous avons envoyé un lien pour vérifier votre adresse : ouvrez-le pour pouvoir déposer une candidature.",
   "account.profile": "Profil",
   "account.verified": "{email}, vérifiée le {when}.",
   "account.unverified": "{email} n’est pas encore vérifiée. Ouvrez le lien reçu par e-mail.",

@@ -40,5 +40,7 @@ export const refereesEn = {
   "referees.status.received": "Received",
   "problem.REFEREE_LIMIT_REACHED": "This application already has as many referees as it can.",
   "problem.REFEREE_EXISTS": "This referee is already named on this application.",
+  "problem.REFEREE_IS_APPLICANT":
+    "That address is yours: a referee must be someone else, with their own email address.",
   "problem.REFERENCE_RECEIVED": "This reference has arrived: it stays with the application.",
 };

@@ -44,5 +44,7 @@ export const refereesFr: Record<keyof typeof refereesEn, string> = {
   "referees.status.received": "Reçue",
   "problem.REFEREE_LIMIT_REACHED": "Cette candidature a déjà autant de référents que possible.",
   "problem.REFEREE_EXISTS": "Ce référent est déjà désigné sur cette candidature.",
+  "problem.REFEREE_IS_APPLICANT":
+    "Cette adresse est la vôtre : un référent doit être une autre personne, avec sa propre adresse.",
   "problem.REFERENCE_RECEIVED": "Cette recommandation est arrivée : elle reste dans le dossier.",
 };

@@ -9,17 +9,11 @@ import { Verification } from "./Verification.tsx";
 
 export default function AccountPage() {
   const session = useSession(true);
-  const registered = new URLSearchParams(location.search).has("registered");
   return (
     <Layout session={session}>
       {session.status === "signed-in" && (
         <>
           <AccountLinks />
-          {registered && (
-            <p role="status" class="panel" data-testid="registered">
-              {t("account.welcome", { name: session.user.fullName })}
-            </p>
-          )}
           <section aria-labelledby="profile-heading">
             <h2 id="profile-heading">{t("account.profile")}</h2>
             <p data-testid="account-name">{session.user.fullName}</p>
