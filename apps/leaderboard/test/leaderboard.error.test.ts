@@ -96,6 +96,15 @@ describe("bad names", () => {
     ["a bidi override", "abc\u202Efdp.exe"],
     ["a line separator", "a\u2028b"],
     ["a combining-mark tower", `a${"\u0301".repeat(500)}`],
+    // Every bidi control (Bidi_Control), not only the overrides and isolates.
+    ["a left-to-right mark", "Ada\u200E"],
+    ["a right-to-left mark", "\u200FAda"],
+    ["an Arabic letter mark", "Ada\u061C"],
+    ["a left-to-right embedding", "\u202AAda"],
+    ["a right-to-left embedding", "\u202BAda"],
+    ["a pop directional formatting", "Ada\u202C"],
+    ["a left-to-right override", "\u202DAda"],
+    ["a first-strong isolate", "\u2068Ada\u2069"],
   ])("%s → 422 naming playerName", async (_, playerName) => {
     const problem = await expectProblem(
       post({ playerName, score: 1 }),
@@ -104,6 +113,49 @@ describe("bad names", () => {
       "/body/playerName",
     );
     expect(problem.detail.length).toBeLessThan(300);
+  });
+
+  // Nothing a person could read: zero-width characters, fillers that render as blanks, a lone
+  // combining mark. Each is refused alone and in any mix.
+  test.each([
+    ["zero-width spaces", "\u200B\u200B"],
+    ["a zero-width non-joiner", "\u200C"],
+    ["a zero-width joiner", "\u200D"],
+    ["a word joiner", "\u2060"],
+    // Alone, trim() takes it (JavaScript counts U+FEFF as white space): so between others.
+    ["a byte-order mark", "\u200B\uFEFF\u200B"],
+    ["Hangul fillers", "\u3164\u3164\u3164"],
+    ["a Hangul choseong filler", "\u115F"],
+    ["a Hangul jungseong filler", "\u1160"],
+    ["a halfwidth Hangul filler", "\uFFA0"],
+    ["braille blanks", "\u2800\u2800"],
+    ["a Mongolian vowel separator", "\u180E"],
+    ["a soft hyphen", "\u00AD"],
+    ["variation selectors", "\uFE0F\uFE0E"],
+    ["combining marks alone", "\u0301\u0308"],
+    ["a mix of them", "\u200B\u3164\u2800\u200D\uFEFF\u115F"],
+  ])("only %s → 422 naming playerName, in words", async (_, playerName) => {
+    const problem = await expectProblem(
+      post({ playerName, score: 1 }),
+      422,
+      "VALIDATION_FAILED",
+      "/body/playerName",
+    );
+    expect(problem.errors?.[0]?.message).toBe(
+      "must contain at least one visible character: a letter, digit, punctuation mark or symbol",
+    );
+  });
+
+  test("a bidi control is refused in words", async () => {
+    const problem = await expectProblem(
+      post({ playerName: "Ada\u200F", score: 1 }),
+      422,
+      "VALIDATION_FAILED",
+      "/body/playerName",
+    );
+    expect(problem.errors?.[0]?.message).toBe(
+      "must not contain control characters or text-direction marks",
+    );
   });
 
   test("nothing rejected was stored", async () => {

@@ -115,6 +115,18 @@ describe("POST /api/leaderboard", () => {
     ["CJK", "玩家一号"],
     ["right-to-left script", "لاعب"],
     ["exactly 32 characters", "x".repeat(32)],
+    // Invisible characters beside a visible one are text, not an empty name.
+    ["a Persian word with its zero-width non-joiner", "می\u200Cخواهم"],
+    ["an emoji with its variation selector", "\u2764\uFE0F"],
+    [
+      "a subdivision flag (tag characters)",
+      "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+    ],
+    ["Hangul", "한국어"],
+    ["braille that is not blank", "\u2801\u2803"],
+    ["one letter among fillers", "\u3164x\u3164"],
+    ["punctuation alone", "..."],
+    ["a symbol alone", "\u2605"],
   ])("accepts %s", async (_, playerName) => {
     const { app } = makeApp();
     const res = await app.handle(post({ playerName, score: 1 }));

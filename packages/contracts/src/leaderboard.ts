@@ -17,7 +17,8 @@ export type LeaderboardEntry = typeof LeaderboardEntry.static;
 
 /**
  * What a client sends. The raw bound on `playerName` only keeps absurd inputs out before parsing;
- * the real rule (trimmed, 1–32 characters, no control characters) is applied by the service.
+ * the real rule (trimmed, 1–32 characters, at least one visible, no control characters or bidi
+ * controls: docs/decisions.md, Leaderboard) is applied by the service.
  * Unknown fields (a client-sent `id` or `timestamp` among them) are dropped.
  */
 export const ScoreSubmission = t.Object({
