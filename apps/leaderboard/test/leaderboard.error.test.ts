@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { SCORE_MAX } from "@platform/contracts/limits";
 import { get, jsonRequest, problemOf } from "@platform/server/testing";
 import { makeApp } from "./support.ts";
 
@@ -79,6 +80,57 @@ describe("bad bodies", () => {
       "VALIDATION_FAILED",
       "/body/score",
     );
+  });
+});
+
+describe("scores the game cannot produce", () => {
+  const RULE = `must be a whole number from 0 to ${SCORE_MAX}, the most one game can score`;
+  test.each([
+    ["Number.MAX_VALUE", Number.MAX_VALUE],
+    ["1e308", 1e308],
+    ["one more than the game's best", SCORE_MAX + 1],
+    ["2^53, past the safe integers", 2 ** 53],
+    ["negative", -1],
+    ["the lowest number", -Number.MAX_VALUE],
+    ["fractional", 4200.5],
+    ["a tiny fraction", 0.1],
+    ["the smallest positive number", Number.MIN_VALUE],
+  ])("%s → 422 naming score, in words", async (_, score) => {
+    const problem = await expectProblem(
+      post({ playerName: "a", score }),
+      422,
+      "VALIDATION_FAILED",
+      "/body/score",
+    );
+    expect(problem.errors?.[0]?.message).toBe(RULE);
+  });
+
+  test.each([
+    ["1e308 written out", '{"playerName":"a","score":1e308}'],
+    ["a fraction in exponent form", '{"playerName":"a","score":4.25e1}'],
+    ["a negative zero-point-five", '{"playerName":"a","score":-0.5}'],
+  ])("%s → 422 naming score", async (_, body) => {
+    await expectProblem(post(body), 422, "VALIDATION_FAILED", "/body/score");
+  });
+
+  test.each([
+    ['"NaN"', "NaN"],
+    ['"Infinity"', "Infinity"],
+    ['"1e308"', "1e308"],
+    ['"42"', "42"],
+  ])("the string %s → 422 naming score (a number must be a JSON number)", async (_, score) => {
+    await expectProblem(post({ playerName: "a", score }), 422, "VALIDATION_FAILED", "/body/score");
+  });
+
+  test("ten Number.MAX_VALUE scores do not freeze the board: a real score still ranks first", async () => {
+    const { app: fresh } = makeApp();
+    for (let i = 0; i < 10; i++) {
+      const res = await fresh.handle(post({ playerName: `max${i}`, score: Number.MAX_VALUE }));
+      expect(res.status).toBe(422);
+    }
+    const real = await fresh.handle(post({ playerName: "real", score: 4200 }));
+    expect(real.status).toBe(201);
+    expect(((await real.json()) as { rank: number | null }).rank).toBe(1);
   });
 });
 

@@ -154,7 +154,7 @@ export function gameTests(site: () => Site) {
         const res = await fetch("/api/leaderboard", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ playerName: "filler", score: -1 }),
+          body: JSON.stringify({ playerName: "filler", score: 0 }),
         });
         seen.push(res.status);
         if (res.status === 429) break;

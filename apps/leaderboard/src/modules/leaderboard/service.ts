@@ -4,12 +4,14 @@ import {
   type LeaderboardEntry,
   PLAYER_NAME_MAX,
   PLAYER_NAME_MAX_UNITS,
+  SCORE_MAX,
   type ScoreSubmission,
   type SubmittedEntry,
 } from "./model.ts";
 
 const BOARD = "scores";
 const NAME_PATH = "/body/playerName";
+const SCORE_PATH = "/body/score";
 
 // C0/C1 controls and DEL, line and paragraph separators, and every bidi control (marks,
 // embeddings, overrides, isolates: any of them can make a name display as something else).
@@ -46,6 +48,22 @@ export function normalizePlayerName(raw: string): string {
   return name;
 }
 
+/**
+ * A score the game can produce: a whole number from 0 to SCORE_MAX (packages/contracts limits.ts
+ * derives it from the game's rules). Without an upper bound, ten Number.MAX_VALUE entries would
+ * hold the top 10 for ever, since a tie keeps the earlier entry ahead.
+ */
+export function checkScore(score: number): number {
+  if (!Number.isInteger(score) || score < 0 || score > SCORE_MAX) {
+    throw invalidField(
+      SCORE_PATH,
+      `must be a whole number from 0 to ${SCORE_MAX}, the most one game can score`,
+    );
+  }
+  // JSON's -0 is a whole number in range; the board stores and shows it as 0.
+  return score === 0 ? 0 : score;
+}
+
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 /** `<ms timestamp>-<8 random base-36 characters>`: ~41 random bits per millisecond. */
@@ -64,7 +82,7 @@ export async function submitScore(
   const entry: LeaderboardEntry = {
     id: newEntryId(nowMs),
     playerName: normalizePlayerName(submission.playerName),
-    score: submission.score,
+    score: checkScore(submission.score),
     timestamp: new Date(nowMs).toISOString(),
   };
   const rank = await store.rankedInsert(
