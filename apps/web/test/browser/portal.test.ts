@@ -223,6 +223,48 @@ describe.skipIf(!hasChromium)(
       await page.close();
     }, 120_000);
 
+    test("a sign-in with a hostile next stays on the portal, whatever form the next takes", async () => {
+      const { base, context } = ctx();
+      const email = `hedy-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
+      const password = "hedy-password-1";
+      const register = await fetch(`${base}/api/v1/auth/register/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password, fullName: "Hedy Lamarr" }),
+      });
+      expect(register.status).toBe(201);
+      const page = await open();
+      // Any request the page makes off the portal's origin: a redirect that escaped.
+      const elsewhere: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).origin !== base) elsewhere.push(request.url());
+      });
+      for (const next of [
+        "/\\evil.example/",
+        "\\\\evil.example/",
+        "/\t/evil.example/",
+        "/%09/evil.example/",
+        "//evil.example/",
+        "/ /evil.example/",
+        "https:evil.example/",
+        "javascript:alert(document.domain)",
+      ]) {
+        await context.clearCookies();
+        await page.goto(`${base}/portal/login?next=${encodeURIComponent(next)}`);
+        await page.waitForSelector(byTestId("login-email"));
+        await typeSignIn(page, email, password);
+        await page.waitForURL(`${base}/portal/applications/`);
+      }
+      // Signed in, the page offers a link onwards instead: it goes to the same safe place.
+      await page.goto(`${base}/portal/login?next=${encodeURIComponent("/\\evil.example/")}`);
+      const onwards = page.locator("main a", { hasText: "Continue" });
+      await onwards.waitFor();
+      expect(await onwards.getAttribute("href")).toBe("/portal/applications/");
+      expect(elsewhere).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+
     test("in French: the switch, the shell and the pages speak it; the Stripe return page without a payment", async () => {
       const { base, context } = ctx();
       await context.clearCookies();
