@@ -1,4 +1,4 @@
-import { APPLICANT_ROUTES } from "./routes.ts";
+import { APPLICANT_ROUTES, PORTAL_ROUTES } from "./routes.ts";
 import { STAFF_ROUTES } from "./staff/routes.ts";
 
 const REGEX_SPECIALS = /[.*+?^${}()|[\]\\]/g;
@@ -21,10 +21,12 @@ const returnPages = (routes: Record<string, string>, fallback: string): ReturnPa
 
 export const APPLICANT_RETURN = returnPages(APPLICANT_ROUTES, APPLICANT_ROUTES.applications);
 export const STAFF_RETURN = returnPages(STAFF_ROUTES, STAFF_ROUTES.staffQueue);
+/** After a language switch: back to whichever portal page it was pressed on. */
+export const PORTAL_RETURN = returnPages(PORTAL_ROUTES, APPLICANT_ROUTES.programs);
 
 /**
- * Where to send someone back to (a sign-in's `?next=`): one of `pages` on `origin`, else the
- * fallback. The raw value is never pattern-matched as a string: it is resolved against the
+ * Where to send someone back to (a sign-in's `?next=`, a language switch's): one of `pages` on
+ * `origin`, else the fallback. The raw value is never pattern-matched as a string: it is resolved against the
  * origin as a browser resolves it (which drops tabs and newlines, reads `\` as `/`, and takes
  * `//host`, `https:host` and `javascript:` for other origins), and what comes out must be this
  * origin and a portal page. What is returned is that resolved path, query and fragment, never
