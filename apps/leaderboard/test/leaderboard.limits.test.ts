@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { SCORE_MAX } from "@platform/contracts/limits";
 import { freePort, problemOf } from "@platform/server/testing";
 import { type Entry, makeApp } from "./support.ts";
 
@@ -76,7 +77,8 @@ describe("1,000 concurrent POSTs", () => {
   test("none lost, all distinct, and the final order is right", async () => {
     const server = await listen({ postsPerMinute: 10_000 });
     servers.push(server);
-    const scores = Array.from({ length: 1_000 }, (_, i) => (i * 7919) % 1_000_003); // distinct
+    // Distinct: 7919 is prime and does not divide SCORE_MAX + 1, so i ↦ 7919·i is one-to-one.
+    const scores = Array.from({ length: 1_000 }, (_, i) => (i * 7919) % (SCORE_MAX + 1));
     const responses = await Promise.all(
       scores.map((score, i) => submit(server.base, { playerName: `player${i}`, score })),
     );

@@ -1,10 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { GAME_SECONDS_MAX, SCORE_MAX } from "@platform/contracts/limits";
 import {
+  FIRST_SPAWN_S,
   HEIGHT,
   type Input,
+  LEVEL_MAX,
   newGame,
   PLAYER_WIDTH,
   PLAYER_Y,
+  SPAWN_GAP_MIN_S,
   STAR_POINTS,
   scoreOf,
   seededRandom,
@@ -81,5 +85,52 @@ describe("star catcher's rules", () => {
     const first = play(42);
     expect(first.status).toBe("over");
     expect(play(42)).toEqual(first);
+  });
+});
+
+describe("the highest score (the leaderboard's SCORE_MAX)", () => {
+  test("is what the engine's rules allow: every falling thing a star, caught, for the whole hour", () => {
+    const fastestGap = SPAWN_GAP_MIN_S / LEVEL_MAX;
+    const mostThings = 1 + Math.floor((GAME_SECONDS_MAX - FIRST_SPAWN_S) / fastestGap);
+    expect(mostThings * STAR_POINTS + GAME_SECONDS_MAX).toBe(SCORE_MAX);
+  });
+
+  /**
+   * The best game the engine can be made to play: its random numbers chosen so that every spawn
+   * is a star, falls fast, straight onto the paddle's resting place, with the shortest gap
+   * after it (spawn asks, in order: rock or star, x, speed, gap).
+   */
+  const perfectRandom = () => {
+    const script = [0.99, 0.5, 0.99, 0];
+    let i = 0;
+    return () => script[i++ % script.length] ?? 0;
+  };
+
+  test.each([
+    ["60 frames a second", 1 / 60],
+    ["240 frames a second", 1 / 240],
+    ["the longest step the page takes (0.05 s)", 0.05],
+  ])("a perfect game at %s ends at the hour, within SCORE_MAX", (_, dt) => {
+    const game = newGame(perfectRandom());
+    start(game);
+    // Bounded, so a game that never ends fails here instead of hanging the run.
+    const stepsInAnHour = Math.ceil(GAME_SECONDS_MAX / dt);
+    let steps = 0;
+    while (steps <= stepsInAnHour && !step(game, idle, dt)) steps++;
+    expect(game.status).toBe("over");
+    expect(game.elapsed).toBe(GAME_SECONDS_MAX);
+    const score = scoreOf(game);
+    expect(score).toBeLessThanOrEqual(SCORE_MAX);
+    // Every star was caught: the bound is near what a real (if superhuman) game reaches.
+    expect(score).toBeGreaterThan(SCORE_MAX * 0.9);
+  });
+
+  test("a paused game's hour does not run", () => {
+    const game = newGame(seededRandom(7));
+    start(game);
+    togglePause(game);
+    for (let i = 0; i < 10; i++) step(game, idle, GAME_SECONDS_MAX);
+    expect(game.status).toBe("paused");
+    expect(game.elapsed).toBe(0);
   });
 });

@@ -90,6 +90,42 @@ describe("portal pages", () => {
     expect((await get("/portal/")).headers.get("vary")).toContain("accept-language");
   });
 
+  test("the language switch: the server sets the choice, then sends the visitor back (303)", async () => {
+    const res = await get("/portal/language/fr?next=%2Fpayments%2Freturn%3Fpayment%3Dp1");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/payments/return?payment=p1");
+    expect(res.headers.get("set-cookie")).toBe(
+      "portal_lang=fr; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax",
+    );
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
+    const page = await (await get("/payments/return?payment=p1", { cookie })).text();
+    expect(page).toContain('<html lang="fr">');
+    const english = await get("/portal/language/en?next=%2Fportal%2Fstaff%2Fstats");
+    expect(english.headers.get("location")).toBe("/portal/staff/stats");
+    expect(english.headers.get("set-cookie")).toStartWith("portal_lang=en;");
+  });
+
+  test.each([
+    "//evil.example/portal/",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "https://evil.example/portal/account",
+    "javascript:alert(1)",
+    "/api/v1/auth/logout/",
+    "",
+  ])("the language switch's next %p goes back to the catalogue, never elsewhere", async (next) => {
+    const res = await get(`/portal/language/en?next=${encodeURIComponent(next)}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/portal/");
+  });
+
+  test("a language the portal does not have is the 404 page, and sets nothing", async () => {
+    const res = await get("/portal/language/xx?next=%2Fportal%2F");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
   test("an unknown portal path is still the 404 page", async () => {
     expect((await get("/portal/nope/nope")).status).toBe(404);
   });

@@ -102,12 +102,23 @@ export function gameTests(site: () => Site) {
     await screenshots(page, "game-over");
     expect(await axeViolations(page)).toEqual([]);
 
+    // The rule is there in words before anything is sent, and the field is described by it.
+    expect(await page.getByTestId("score-name-hint").textContent()).toContain(
+      "at least one of them a letter, digit, punctuation mark or symbol",
+    );
+    expect(await page.getByTestId("score-name").getAttribute("aria-describedby")).toBe(
+      "score-name-hint",
+    );
     await page.keyboard.type("   ");
     await page.keyboard.press("Enter");
     const problem = page.getByTestId("score-error");
     await problem.waitFor();
     expect(await problem.textContent()).toContain("playerName");
     expect(await page.getByTestId("score-name").getAttribute("aria-invalid")).toBe("true");
+    // A name of fillers and zero-width spaces looks empty on the board: refused in words.
+    await page.getByTestId("score-name").fill("\u3164\u200B\u3164");
+    await page.keyboard.press("Enter");
+    await problem.filter({ hasText: "at least one visible character" }).waitFor();
 
     await page.getByTestId("score-name").fill("Keyboard Kim");
     await page.keyboard.press("Enter");
@@ -143,7 +154,7 @@ export function gameTests(site: () => Site) {
         const res = await fetch("/api/leaderboard", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ playerName: "filler", score: -1 }),
+          body: JSON.stringify({ playerName: "filler", score: 0 }),
         });
         seen.push(res.status);
         if (res.status === 429) break;

@@ -5,6 +5,7 @@ export {
   Leaderboard,
   LeaderboardEntry,
   PLAYER_NAME_MAX,
+  SCORE_MAX,
   ScoreSubmission,
   SubmittedEntry,
 } from "@platform/contracts/leaderboard";

@@ -7,6 +7,7 @@ import {
   scoreOf,
   start,
   step,
+  timeIsUp,
   togglePause,
   WIDTH,
 } from "./engine.ts";
@@ -165,7 +166,7 @@ export function Game({
         )}
         <p role="status" data-testid="game-status">
           {status === "over"
-            ? `Game over. Your score: ${finalScore}`
+            ? `${timeIsUp(game.current) ? "Time's up: an hour of play" : "Game over"}. Your score: ${finalScore}`
             : status === "paused"
               ? "Paused"
               : ""}

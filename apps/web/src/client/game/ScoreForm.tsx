@@ -1,4 +1,5 @@
 import type { SubmittedEntry } from "@platform/contracts/leaderboard";
+import { PLAYER_NAME_MAX } from "@platform/contracts/limits";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type ApiFailure, api } from "../shared/api.ts";
 import { ProblemMessage } from "../shared/Problem.tsx";
@@ -7,9 +8,9 @@ import { useCountdown } from "../shared/useCountdown.ts";
 type Props = { score: number; onSubmitted: (entry: SubmittedEntry) => void };
 
 /**
- * At game over: the player's name, sent with the score. The API is the judge of a valid name
- * (trimmed, 1–32 characters, no control characters), so its 422 is shown next to the field
- * instead of a second set of rules here that could disagree.
+ * At game over: the player's name, sent with the score. The rule is said in words beside the
+ * field before anything is sent; the API is its one judge (apps/leaderboard normalizePlayerName),
+ * so its 422 is shown next to the field instead of a second check here that could disagree.
  */
 export function ScoreForm({ score, onSubmitted }: Props) {
   const [name, setName] = useState("");
@@ -57,12 +58,17 @@ export function ScoreForm({ score, onSubmitted }: Props) {
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
           aria-invalid={fieldError ? "true" : undefined}
-          aria-describedby={failure ? "score-problem" : undefined}
+          aria-describedby={failure ? "score-name-hint score-problem" : "score-name-hint"}
         />
         <button type="submit" data-testid="score-submit" disabled={busy || wait > 0}>
           {wait > 0 ? `Wait ${wait} s` : "Submit score"}
         </button>
       </div>
+      <p class="hint" id="score-name-hint" data-testid="score-name-hint">
+        1 to {PLAYER_NAME_MAX} characters, at least one of them a letter, digit, punctuation mark or
+        symbol (spaces and invisible characters alone are not a name); no control characters or
+        text-direction marks.
+      </p>
       {failure && (
         <div id="score-problem">
           <ProblemMessage failure={failure} testId="score-error" />

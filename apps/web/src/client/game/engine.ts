@@ -1,3 +1,5 @@
+import { GAME_SECONDS_MAX } from "@platform/contracts/limits";
+
 /**
  * Star catcher's rules, with no DOM: the loop feeds it input and elapsed time, the renderer
  * draws what it holds, and the tests drive it directly. State is mutated in place because it
@@ -48,7 +50,7 @@ export function newGame(random: () => number = Math.random): GameState {
     things: [],
     stars: 0,
     elapsed: 0,
-    spawnIn: 0.5,
+    spawnIn: FIRST_SPAWN_S,
     random,
   };
 }
@@ -56,8 +58,14 @@ export function newGame(random: () => number = Math.random): GameState {
 /** Stars are worth 10; every whole second survived is worth 1. */
 export const scoreOf = (state: GameState) => state.stars * STAR_POINTS + Math.floor(state.elapsed);
 
+/** The fastest the game goes: 4× its starting speed and rate. */
+export const LEVEL_MAX = 4;
+/** When the first thing falls, and the shortest gap before the next at speed 1. */
+export const FIRST_SPAWN_S = 0.5;
+export const SPAWN_GAP_MIN_S = 0.55;
+
 /** The game speeds up over the first two minutes, then holds. */
-const difficulty = (elapsed: number) => Math.min(1 + elapsed / 40, 4);
+const difficulty = (elapsed: number) => Math.min(1 + elapsed / 40, LEVEL_MAX);
 
 function spawn(state: GameState): void {
   const level = difficulty(state.elapsed);
@@ -70,7 +78,7 @@ function spawn(state: GameState): void {
     r,
     vy: (90 + state.random() * 60) * level,
   });
-  state.spawnIn = (0.55 + state.random() * 0.45) / level;
+  state.spawnIn = (SPAWN_GAP_MIN_S + state.random() * 0.45) / level;
 }
 
 /** Does a falling circle touch the paddle (nearest point of the rectangle within the radius)? */
@@ -83,10 +91,14 @@ function touches(thing: Thing, playerX: number): boolean {
   return (thing.x - nearestX) ** 2 + (thing.y - nearestY) ** 2 <= thing.r ** 2;
 }
 
-/** Advances a running game by `dt` seconds. Returns true when this step ended it. */
+/**
+ * Advances a running game by `dt` seconds. Returns true when this step ended it: a rock, or the
+ * hour (GAME_SECONDS_MAX) run out. The hour is what gives the game a highest score, which the
+ * leaderboard takes as its bound (SCORE_MAX).
+ */
 export function step(state: GameState, input: Input, dt: number): boolean {
   if (state.status !== "running") return false;
-  state.elapsed += dt;
+  state.elapsed = Math.min(state.elapsed + dt, GAME_SECONDS_MAX);
   let move = (input.right ? 1 : 0) - (input.left ? 1 : 0);
   if (input.targetX !== null && Math.abs(input.targetX - state.playerX) > 2) {
     move = Math.sign(input.targetX - state.playerX);
@@ -109,8 +121,13 @@ export function step(state: GameState, input: Input, dt: number): boolean {
     if (thing.y - thing.r < HEIGHT) kept.push(thing);
   }
   state.things = kept;
-  return false;
+  if (state.elapsed < GAME_SECONDS_MAX) return false;
+  state.status = "over";
+  return true;
 }
+
+/** Did the game end because its hour ran out (not on a rock)? */
+export const timeIsUp = (state: GameState) => state.elapsed >= GAME_SECONDS_MAX;
 
 export function start(state: GameState): void {
   if (state.status === "ready" || state.status === "paused") state.status = "running";

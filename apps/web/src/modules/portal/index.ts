@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
-import { pickLanguage } from "../../client/portal/i18n/index.ts";
+import { LANGUAGE_SWITCH_PATH, LANGUAGES, pickLanguage } from "../../client/portal/i18n/index.ts";
+import { PORTAL_RETURN, returnPath } from "../../client/portal/return-path.ts";
 import { newNonce, pagePolicy } from "../../security.ts";
 import type { RenderOptions } from "../pages/service.ts";
 import { PREVIEW_PAGES, portalRoutes, TOKEN_PAGES, withPreviews } from "./model.ts";
-import { renderPortalPage } from "./service.ts";
+import { languageCookie, renderPortalPage } from "./service.ts";
 
 export type PortalDeps = { render: () => RenderOptions };
 
@@ -13,6 +14,8 @@ export type PortalDeps = { render: () => RenderOptions };
  * elsewhere (docs/admissions.md), so the routes are listed in one table (client/portal/routes.ts).
  * Every page: the strict CSP, Referrer-Policy no-referrer (a page opened from an emailed link must
  * not hand its URL onward), and a language read from the visitor's choice or Accept-Language.
+ * The choice is made at `/portal/language/<language>`, which remembers it and sends the visitor
+ * back.
  */
 export const portal = ({ render }: PortalDeps) => {
   const app = new Elysia({ name: "portal" });
@@ -33,6 +36,22 @@ export const portal = ({ render }: PortalDeps) => {
             ? withPreviews(pagePolicy(styleNonce))
             : pagePolicy(styleNonce),
           "referrer-policy": "no-referrer",
+        },
+      });
+    });
+  }
+  // The language switch (client/portal/i18n/use.ts chooseLanguage). The cookie is set here, on
+  // a redirect, because a browser stores a response's cookies before it follows the redirect: the
+  // page it comes back to is always in the new language.
+  for (const language of LANGUAGES) {
+    app.get(`${LANGUAGE_SWITCH_PATH}/${language}`, ({ query, request }) => {
+      const next = typeof query.next === "string" ? query.next : null;
+      return new Response(null, {
+        status: 303,
+        headers: {
+          location: returnPath(next, PORTAL_RETURN, new URL(request.url).origin),
+          "set-cookie": languageCookie(language),
+          "cache-control": "no-store",
         },
       });
     });

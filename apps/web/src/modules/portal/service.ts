@@ -1,4 +1,9 @@
-import { type Language, type MessageKey, translate } from "../../client/portal/i18n/index.ts";
+import {
+  LANGUAGE_COOKIE,
+  type Language,
+  type MessageKey,
+  translate,
+} from "../../client/portal/i18n/index.ts";
 import type { PortalPageName } from "../../client/portal/routes.ts";
 import { escapeHtml, type RenderOptions, renderDocument } from "../pages/service.ts";
 
@@ -28,3 +33,11 @@ export function renderPortalPage(
     `<div id="app" data-page="${escapeHtml(page)}"></div><noscript><p>${escapeHtml(text("page.noscript"))}</p></noscript>`,
   );
 }
+
+/**
+ * The visitor's language for a year. HttpOnly: only the server reads it (the pages take their
+ * language from `<html lang>`). A preference, not a credential, so no `__Host-` prefix or Secure:
+ * it works on a plain-HTTP development address too.
+ */
+export const languageCookie = (language: Language) =>
+  `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax`;

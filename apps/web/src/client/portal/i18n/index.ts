@@ -8,8 +8,10 @@ export const LANGUAGES = Object.keys(CATALOGUES) as Language[];
 /** Each language named in itself, for the switch. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", fr: "Français" };
 
-/** The visitor's choice (the switch sets it); not a secret, so readable by the page. */
+/** The visitor's choice: set by the server when the switch is pressed, read by the server. */
 export const LANGUAGE_COOKIE = "portal_lang";
+/** The switch: `GET <path>/<language>?next=<page>` sets the cookie and answers 303 to the page. */
+export const LANGUAGE_SWITCH_PATH = "/portal/language";
 
 const isLanguage = (value: string | undefined): value is Language =>
   value !== undefined && value in CATALOGUES;

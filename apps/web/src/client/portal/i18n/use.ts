@@ -1,4 +1,10 @@
-import { LANGUAGE_COOKIE, LANGUAGES, type Language, type MessageKey, translate } from "./index.ts";
+import {
+  LANGUAGE_SWITCH_PATH,
+  LANGUAGES,
+  type Language,
+  type MessageKey,
+  translate,
+} from "./index.ts";
 
 /** The page's language, as the server chose it (the <html lang> of the shell). */
 export const lang: Language = ((): Language => {
@@ -22,9 +28,12 @@ export function formatMoney(money: { amount: number; currency: string }): string
   return format.format(money.amount / 10 ** digits);
 }
 
-/** The switch: remembered for a year in a cookie the server reads, then the page again. */
-export function chooseLanguage(next: Language): void {
-  // biome-ignore lint/suspicious/noDocumentCookie: a plain preference cookie the server reads; no token.
-  document.cookie = `${LANGUAGE_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Lax`;
-  location.reload();
+/**
+ * The switch: the server remembers the choice (a cookie set on its 303) and sends the visitor
+ * back to this page. Not `document.cookie` and a reload: Chromium stores a script's cookie out
+ * of process, and the reload could leave before it was stored, showing the old language again.
+ */
+export function chooseLanguage(language: Language): void {
+  const here = location.pathname + location.search + location.hash;
+  location.assign(`${LANGUAGE_SWITCH_PATH}/${language}?next=${encodeURIComponent(here)}`);
 }

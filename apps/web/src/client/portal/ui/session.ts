@@ -1,16 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
 import { admissions } from "../api/admissions.ts";
 import type { User } from "../api/types.ts";
+import { APPLICANT_RETURN, returnPath } from "../return-path.ts";
 
 export type SessionState =
   | { status: "loading" }
   | { status: "anonymous" }
   | { status: "signed-in"; user: User };
 
-/** Where to come back after signing in: a path of this site only (never a full URL). */
-export function safeNext(value: string | null): string {
-  return value?.startsWith("/") && !value.startsWith("//") ? value : "/portal/applications/";
-}
+/** Where to come back after signing in: an applicant's portal page on this origin (returnPath). */
+export const safeNext = (value: string | null, origin = location.origin): string =>
+  returnPath(value, APPLICANT_RETURN, origin);
 
 /** The sign-in page, then back here (with the query: Stripe's return page needs its `payment`). */
 export const loginUrl = () =>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import type { User } from "../../api/types.ts";
+import { returnPath, STAFF_RETURN } from "../../return-path.ts";
 
 export type StaffSession =
   | { status: "loading" }
@@ -9,10 +10,9 @@ export type StaffSession =
 
 export const STAFF_LOGIN = "/portal/staff/login";
 
-/** Where to come back to after signing in: a staff page of this site only. */
-export function staffNext(value: string | null): string {
-  return value?.startsWith("/portal/staff/") && !value.startsWith("//") ? value : "/portal/staff/";
-}
+/** Where to come back to after signing in (and MFA): a staff page on this origin (returnPath). */
+export const staffNext = (value: string | null, origin = location.origin): string =>
+  returnPath(value, STAFF_RETURN, origin);
 
 /** The signed-in staff member; anyone signed out is sent to the staff sign-in, then back. */
 export function useStaffSession(): StaffSession {
