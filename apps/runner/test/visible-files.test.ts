@@ -1,7 +1,7 @@
 /**
  * What a sandbox under bubblewrap can see: the whole file system, walked from / by a program
  * inside a real sandbox, against the list the runner's own discovery gives and against the list
- * in docs/security.md, so that neither the runner nor the doc can drift.
+ * in docs/security-runner.md, so that neither the runner nor the doc can drift.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -54,9 +54,9 @@ function expectedPaths(): Paths {
 
 /** The doc's list: the table between the markers, one path per row, host-dependent ones marked. */
 function documentedPaths(): Paths {
-  const doc = readFileSync(join(import.meta.dir, "../../../docs/security.md"), "utf8");
+  const doc = readFileSync(join(import.meta.dir, "../../../docs/security-runner.md"), "utf8");
   const table = /<!-- sandbox-files -->([\s\S]*?)<!-- \/sandbox-files -->/.exec(doc)?.[1];
-  if (!table) throw new Error("docs/security.md has no sandbox-files table");
+  if (!table) throw new Error("docs/security-runner.md has no sandbox-files table");
   const fixed = new Set<string>();
   const libraries = new Set<string>();
   for (const row of table.split("\n")) {
@@ -161,7 +161,7 @@ describe.skipIf(!bwrapPath)("the sandbox's file system (bubblewrap)", () => {
     }
   });
 
-  test("docs/security.md lists the same paths", () => {
+  test("docs/security-runner.md lists the same paths", () => {
     const expected = expectedPaths();
     const documented = documentedPaths();
     expect([...documented.fixed].toSorted()).toEqual([...expected.fixed].toSorted());

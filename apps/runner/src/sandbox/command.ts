@@ -121,7 +121,7 @@ export function sandboxCommand(spec: SandboxSpec, workDir: string): SandboxComma
       "--clearenv",
       ...env,
       // The file system is Bun, the libraries it links, the harness's folder (one mount: each
-      // costs every sandbox) and the program, all read-only: docs/security.md lists every
+      // costs every sandbox) and the program, all read-only: docs/security-runner.md lists every
       // path, a test checks the list.
       "--ro-bind",
       spec.bunPath,

@@ -5,7 +5,7 @@
  * fresh worker there instead of a whole new sandbox, and after each clean run the sandbox
  * starts the next worker at once (Sandbox.rearm), so the next run finds it waiting.
  * A sandbox never serves another client: the trust boundary of a process stays one client
- * (docs/security.md, "Sandboxes reused by one client"). At most `max` are kept; the least
+ * (docs/security-runner.md, "Sandboxes reused by one client"). At most `max` are kept; the least
  * recently kept idle one makes room, and one unused for `idleMs` is disposed of.
  *
  * Why not every sandbox: a reusable sandbox's first worker costs about as much again as Bun's

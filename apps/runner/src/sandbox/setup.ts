@@ -135,6 +135,6 @@ function unavailableReason(refused: KernelLayer[], kernel: KernelLayers): string
   const layers = refused.map((layer) => `${layer} (${kernel[layer].detail})`).join("; ");
   const fix = kernel.namespaces.detail.includes("not installed")
     ? "install bubblewrap (apt-get install bubblewrap, or run `bun scripts/setup.ts`)"
-    : "fix the host (docs/security.md)";
+    : "fix the host (docs/security-runner.md)";
   return `the host lacks sandbox layers: ${layers}. To fix: ${fix}, or set RUNNER_ALLOW_MISSING_LAYERS=${refused.join(",")} to run without them`;
 }

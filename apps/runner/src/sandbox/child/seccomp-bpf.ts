@@ -110,7 +110,7 @@ export type FilterOptions = {
   /**
    * For a filter bubblewrap installs: its own execve of Bun comes after the filter, so execve
    * (not execveat) stays allowed. Inside the namespaces it can only start Bun again, in the same
-   * process, under the same filter, limits and namespaces (see docs/security.md).
+   * process, under the same filter, limits and namespaces (see docs/security-runner.md).
    */
   allowExecve?: boolean;
 };

@@ -4,7 +4,7 @@
  * future kernel adds, is refused with ENOSYS by the filter's default.
  *
  * Derived by tracing real sandboxes (strace -f over bubblewrap and over the child that installs
- * the filter itself; see docs/security.md, "seccomp allowlist") running a varied set of
+ * the filter itself; see docs/security-runner.md, "seccomp allowlist") running a varied set of
  * programs: timers, Atomics.wait, allocation and GC pressure, a memory bomb, an endless loop,
  * errors, crypto, Intl, JIT-heavy loops, 64 KiB of output. Numbers: syscall_64.tbl.
  */
