@@ -1,13 +1,3 @@
-export { hasBody, isJsonMediaType, readBodyCapped, readJsonBody } from "./body.ts";
-export { clientGuards, clientIpOf, UNKNOWN_CLIENT } from "./client.ts";
-export {
-  ipv6Words,
-  normalizeIp,
-  parseTrustedProxies,
-  rateLimitKey,
-  resolveClientIp,
-  type TrustedProxies,
-} from "./client-ip.ts";
 export {
   ConfigError,
   commonEnv,
@@ -22,10 +12,44 @@ export {
   type TracingEnv,
   tracingEnv,
   type VariableProblem,
-} from "./env.ts";
-export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./health.ts";
-export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http.ts";
-export { type Listener, type ListenOptions, listen, scopedFetch } from "./listen.ts";
+} from "./config/env.ts";
+export { hasBody, isJsonMediaType, readBodyCapped, readJsonBody } from "./http/body.ts";
+export { clientGuards, clientIpOf, UNKNOWN_CLIENT } from "./http/client.ts";
+export {
+  ipv6Words,
+  normalizeIp,
+  parseTrustedProxies,
+  rateLimitKey,
+  resolveClientIp,
+  type TrustedProxies,
+} from "./http/client-ip.ts";
+export { type HealthCheck, HealthReport, healthRoutes, runChecks } from "./http/health.ts";
+export { type Listener, type ListenOptions, listen, scopedFetch } from "./http/listen.ts";
+export { peerAddressOf } from "./http/peer.ts";
+export { isDatabaseUnavailable, platform, requestIdFor, toProblem } from "./http/platform.ts";
+export {
+  HttpProblem,
+  invalidField,
+  PROBLEM_CONTENT_TYPE,
+  problemCatalog,
+  problemResponse,
+  problemType,
+  toProblemBody,
+} from "./http/problem.ts";
+export {
+  createRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitPolicy,
+  rateLimitHeaders,
+} from "./http/rate-limit.ts";
+export {
+  RATE_LIMIT_EXTENSION,
+  type RateLimitOptions,
+  type RateLimitRule,
+  rateLimits,
+} from "./http/rate-limit-macro.ts";
+export { exitOnStartupError, type ServeOptions, serve, startupFailureLine } from "./http/serve.ts";
 export {
   createLogger,
   type Logger,
@@ -33,7 +57,7 @@ export {
   type LogSink,
   memorySink,
   stdoutSink,
-} from "./logger.ts";
+} from "./observability/logger.ts";
 export {
   Counter,
   createMetrics,
@@ -43,7 +67,7 @@ export {
   type Metrics,
   routeLabel,
   serveMetrics,
-} from "./metrics.ts";
+} from "./observability/metrics.ts";
 export { ObservationQueue } from "./observability/observation-queue.ts";
 export { currentScope, type RequestScope, runInScope } from "./observability/request-scope.ts";
 export {
@@ -64,31 +88,7 @@ export {
   tracingEnabled,
   withSpan,
 } from "./observability/tracing.ts";
-export { peerAddressOf } from "./peer.ts";
-export {
-  HttpProblem,
-  invalidField,
-  PROBLEM_CONTENT_TYPE,
-  problemCatalog,
-  problemResponse,
-  problemType,
-  toProblemBody,
-} from "./problem.ts";
-export {
-  createRateLimiter,
-  type RateLimitDecision,
-  type RateLimiter,
-  type RateLimitPolicy,
-  rateLimitHeaders,
-} from "./rate-limit.ts";
-export {
-  RATE_LIMIT_EXTENSION,
-  type RateLimitOptions,
-  type RateLimitRule,
-  rateLimits,
-} from "./rate-limit-macro.ts";
 export { runService, type ServiceSpec, type Started } from "./run-service.ts";
-export { exitOnStartupError, type ServeOptions, serve, startupFailureLine } from "./serve.ts";
 export {
   createStore,
   memoryStore,

@@ -5,11 +5,11 @@
  * line naming what failed, and exit code 1. An app's `src/index.ts` is a `runService` call.
  */
 import type { AnyElysia } from "elysia";
-import type { TracingEnv } from "./env.ts";
-import { createLogger, type Logger, type LogLevel } from "./logger.ts";
-import { createMetrics, type Metrics } from "./metrics.ts";
+import type { TracingEnv } from "./config/env.ts";
+import { exitOnStartupError, serve } from "./http/serve.ts";
+import { createLogger, type Logger, type LogLevel } from "./observability/logger.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { startTracing } from "./observability/tracing.ts";
-import { exitOnStartupError, serve } from "./serve.ts";
 
 /** What runService reads of an app's environment (commonEnv has it all). */
 type ServiceEnv = TracingEnv & {

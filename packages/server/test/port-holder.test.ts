@@ -1,6 +1,6 @@
 /** What holds a port (port-holder.ts), for the start-up error of an app that cannot listen. */
 import { describe, expect, test } from "bun:test";
-import { listenError, portHolders } from "../src/port-holder.ts";
+import { listenError, portHolders } from "../src/http/port-holder.ts";
 import { freePort } from "./support/index.ts";
 
 describe.skipIf(process.platform !== "linux")("port holders", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
+import { routableUrl } from "../src/http/request-target.ts";
 import { createLogger, listen, platform } from "../src/index.ts";
-import { routableUrl } from "../src/request-target.ts";
 import { expectedByHost, problemOf, statusesByHost } from "./support/index.ts";
 import { exchange, rawRequest } from "./support/raw-http.ts";
 

@@ -2,7 +2,7 @@
  * The request thread's side of span-export-worker.ts: span records are posted to it in batches,
  * and a stop waits for it to have sent what it holds.
  */
-import type { Logger } from "../logger.ts";
+import type { Logger } from "./logger.ts";
 import type { ExportSettings, FromExporter, ToExporter } from "./span-export-worker.ts";
 import type { SpanRecord } from "./spans.ts";
 

@@ -8,8 +8,8 @@
  * connection as an uncaught error under Bun.
  * Never recorded: bodies, headers, query strings, SQL text or parameters, error messages.
  */
-import type { TracingEnv } from "../env.ts";
-import type { Logger } from "../logger.ts";
+import type { TracingEnv } from "../config/env.ts";
+import type { Logger } from "./logger.ts";
 import {
   currentScope,
   newScope,

@@ -1,5 +1,5 @@
 import { Problem } from "@platform/contracts/problem";
-import { problemCatalog } from "../problem.ts";
+import { problemCatalog } from "../http/problem.ts";
 
 /**
  * What a route declares for its reference beyond Elysia's own options, carried on the response

@@ -1,6 +1,6 @@
 import { FieldProblem, Problem } from "@platform/contracts/problem";
-import { HealthReport } from "../health.ts";
-import { RATE_LIMIT_EXTENSION } from "../rate-limit-macro.ts";
+import { HealthReport } from "../http/health.ts";
+import { RATE_LIMIT_EXTENSION } from "../http/rate-limit-macro.ts";
 import { componentRegistry } from "./components.ts";
 import { HEADER_COMPONENTS } from "./headers.ts";
 import { toJsonSchema } from "./json-schema.ts";

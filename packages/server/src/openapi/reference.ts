@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { Elysia, t } from "elysia";
-import { HttpProblem } from "../problem.ts";
+import { HttpProblem } from "../http/problem.ts";
 import { buildDocument, type DocumentOptions, type OpenApiDocument } from "./document.ts";
 import type { RouteInfo } from "./request.ts";
 

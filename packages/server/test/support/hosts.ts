@@ -1,5 +1,5 @@
 import type { AnyElysia } from "elysia";
-import { listen, scopedFetch } from "../../src/listen.ts";
+import { listen, scopedFetch } from "../../src/http/listen.ts";
 import { exchange, rawRequest } from "./raw-http.ts";
 
 /**

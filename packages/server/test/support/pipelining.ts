@@ -1,5 +1,5 @@
 import type { AnyElysia } from "elysia";
-import { listen } from "../../src/listen.ts";
+import { listen } from "../../src/http/listen.ts";
 import { exchange, type RawResponse } from "./raw-http.ts";
 
 /**

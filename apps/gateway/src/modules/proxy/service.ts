@@ -41,7 +41,7 @@ function reasonOf(error: unknown): string {
 
 /**
  * One attempt on one replica, counted as outstanding until its response headers are back. In a
- * recorded request it is a client span (made later, like the server span: span-records.ts in
+ * recorded request it is a client span (made later, like the server span: spans.ts in
  * packages/server), named as the upstream's parent in `traceparent`; otherwise the request's own
  * context goes upstream (an unsampled request's says so, and with tracing off a client's own
  * `traceparent` goes through untouched).

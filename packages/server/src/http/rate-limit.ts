@@ -1,4 +1,4 @@
-import type { SharedStore } from "./store/types.ts";
+import type { SharedStore } from "../store/types.ts";
 
 export type RateLimitPolicy = {
   /** Names the policy in RateLimit-Policy and separates its counters from other policies. */

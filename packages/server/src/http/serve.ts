@@ -1,9 +1,9 @@
 import type { AnyElysia } from "elysia";
-import { ConfigError } from "./env.ts";
+import { ConfigError } from "../config/env.ts";
+import { type Logger, REDACTED, SECRET_KEY, URL_PASSWORD } from "../observability/logger.ts";
+import { type Metrics, serveMetrics } from "../observability/metrics.ts";
+import { stopTracing } from "../observability/tracing.ts";
 import { type Listener, type ListenOptions, listen } from "./listen.ts";
-import { type Logger, REDACTED, SECRET_KEY, URL_PASSWORD } from "./logger.ts";
-import { type Metrics, serveMetrics } from "./metrics.ts";
-import { stopTracing } from "./observability/tracing.ts";
 import { listenError } from "./port-holder.ts";
 import { HttpProblem } from "./problem.ts";
 

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { genericProblems } from "./openapi/declare.ts";
+import { genericProblems } from "../openapi/declare.ts";
 import { HttpProblem } from "./problem.ts";
 
 export type HealthCheck = () => Promise<unknown>;

@@ -6,9 +6,9 @@
  * no public route — the gateway's least of all — can expose them.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { listenError } from "../http/port-holder.ts";
 import type { Logger } from "./logger.ts";
-import { ObservationQueue } from "./observability/observation-queue.ts";
-import { listenError } from "./port-holder.ts";
+import { ObservationQueue } from "./observation-queue.ts";
 
 /** Apps make their own metrics with these, on their Metrics' registry (one prom-client). */
 export { Counter, Gauge, Histogram } from "prom-client";

@@ -7,7 +7,7 @@ import {
   Type,
 } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { LOG_LEVELS } from "./logger.ts";
+import { LOG_LEVELS } from "../observability/logger.ts";
 
 /** A variable that is wrong, why, and the value it had (`undefined`: not set). */
 export type VariableProblem = { variable: string; problem: string; got?: unknown };

@@ -1,5 +1,5 @@
 import type { AnyElysia } from "elysia";
-import { inRequestScope } from "./observability/tracing.ts";
+import { inRequestScope } from "../observability/tracing.ts";
 import { type Listener, listenPipelining } from "./pipelining-listener.ts";
 import { routable } from "./request-target.ts";
 

@@ -1,4 +1,4 @@
-import { currentScope } from "./observability/request-scope.ts";
+import { currentScope } from "./request-scope.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

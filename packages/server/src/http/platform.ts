@@ -1,13 +1,13 @@
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
+import type { Logger } from "../observability/logger.ts";
+import { type Metrics, routeLabel } from "../observability/metrics.ts";
+import { currentScope, pathOf, requestIdFor } from "../observability/request-scope.ts";
+import { endServerSpan } from "../observability/spans.ts";
+import { StoreUnavailableError } from "../store/redis.ts";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
-import type { Logger } from "./logger.ts";
-import { type Metrics, routeLabel } from "./metrics.ts";
-import { currentScope, pathOf, requestIdFor } from "./observability/request-scope.ts";
-import { endServerSpan } from "./observability/spans.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
 import { hasInvalidHost } from "./request-target.ts";
-import { StoreUnavailableError } from "./store/redis.ts";
 
 export type PlatformOptions = {
   service: string;

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from "node:net";
-import { ConfigError, splitList } from "./env.ts";
+import { ConfigError, splitList } from "../config/env.ts";
 
 /** Named groups usable in TRUSTED_PROXIES besides plain addresses and CIDR ranges. */
 const GROUPS: Record<string, string[]> = {
