@@ -24,6 +24,10 @@ const app = new Elysia()
     set.headers["set-cookie"] = ["a=1; Path=/", "b=2; Path=/"];
     return "two cookies";
   })
+  .delete("/things/:id", ({ params, request }) => ({
+    deleted: params.id,
+    body: request.body !== null,
+  }))
   .get("/until-gone", async ({ request }) => {
     await new Promise((resolve) => request.signal.addEventListener("abort", resolve));
     signals.push({ path: "until-gone", aborted: true });
@@ -161,6 +165,21 @@ describe("the pipelining listener answers pipelined requests in order (RFC 9112 
     const [peer, cookies] = await pipelined(app, [rawRequest("/peer"), rawRequest("/cookies")]);
     expect(JSON.parse(peer?.body ?? "")).toEqual({ peer: expect.stringMatching(/127\.0\.0\.1$/) });
     expect(cookies?.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+  });
+
+  test("a request that declares no body has none (a DELETE without Content-Length: no 415)", async () => {
+    const listener = await listen(app, { port: 0, hostname: "127.0.0.1", pipelining: true });
+    try {
+      const bare = "DELETE /things/7 HTTP/1.1\r\nHost: x\r\n\r\n";
+      const empty = "DELETE /things/8 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
+      const answers = await exchange(listener.port, bare + empty, 2);
+      expect(answers.map((answer) => [answer.status, JSON.parse(answer.body)])).toEqual([
+        [200, { deleted: "7", body: false }],
+        [200, { deleted: "8", body: false }],
+      ]);
+    } finally {
+      await listener.stop(true);
+    }
   });
 
   test("a body over the listener's limit is refused before the app, as Bun.serve refuses it", async () => {

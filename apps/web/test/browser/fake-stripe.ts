@@ -10,7 +10,7 @@
  * Nothing reaches Stripe.
  */
 import { createHmac } from "node:crypto";
-import { freePorts } from "./stack.ts";
+import { freePorts } from "@platform/server/testing";
 
 export const FAKE_STRIPE = {
   secretKey: "sk_test_portal_fake_0123456789",
@@ -131,7 +131,7 @@ export async function startFakeStripe() {
     return stripeError(404, `Unrecognized request URL (${request.method}: ${path})`);
   }
 
-  const [port] = freePorts(1);
+  const [port] = await freePorts(1);
   const base = `http://127.0.0.1:${port}`;
   const server = Bun.serve({
     hostname: "127.0.0.1",

@@ -3,9 +3,10 @@
  * the tests open the links in them as an applicant would. Messages are decoded with mailparser
  * (MIME parts, quoted-printable), so a link is read as a mail client shows it.
  */
+
+import { freePorts } from "@platform/server/testing";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { freePorts } from "./stack.ts";
 
 export type Mail = { to: string[]; event: string; text: string };
 
@@ -30,7 +31,7 @@ export async function startMailbox() {
       });
     },
   });
-  const [port] = freePorts(1);
+  const [port] = await freePorts(1);
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -3,28 +3,9 @@
  * its own folder (as the Dockerfile and `bun run start` do), on free loopback ports.
  */
 import { join } from "node:path";
-import { waitForHttp } from "@platform/server/testing";
+import { freePorts, waitForHttp } from "@platform/server/testing";
 
 const APPS_DIR = join(import.meta.dir, "..", "..", "..");
-
-/**
- * Free loopback ports from one range (4100–4199 unless WEB_TEST_PORTS=from-to says otherwise):
- * a port is taken for the test only after a trial bind succeeds.
- */
-export function freePorts(count: number): number[] {
-  const [from, to] = (process.env.WEB_TEST_PORTS ?? "4100-4199").split("-").map(Number);
-  const ports: number[] = [];
-  for (let port = from ?? 4100; port <= (to ?? 4199) && ports.length < count; port++) {
-    try {
-      Bun.listen({ hostname: "127.0.0.1", port, socket: { data() {} } }).stop(true);
-      ports.push(port);
-    } catch {
-      // taken: try the next
-    }
-  }
-  if (ports.length < count) throw new Error(`fewer than ${count} free ports in ${from}-${to}`);
-  return ports;
-}
 
 type AppName = "leaderboard" | "runner" | "bench" | "admissions";
 
@@ -44,7 +25,7 @@ export type Stack = { base: string; stop: () => Promise<void> };
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const wanted = opts.apps ?? ["leaderboard", "runner", "bench"];
-  const [gateway, leaderboard, runner, bench, web, admissions, nothing] = freePorts(7);
+  const [gateway, leaderboard, runner, bench, web, admissions, nothing] = await freePorts(7);
   const port = (app: AppName, own: number | undefined) => (wanted.includes(app) ? own : nothing);
   const ports = {
     GATEWAY_PORT: gateway,

@@ -86,7 +86,13 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, maxBytes: number):
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] ?? "", raw[i + 1] ?? "");
   const method = req.method ?? "GET";
-  const bodyless = method === "GET" || method === "HEAD";
+  // A request has a body only when it says so (RFC 9112 §6.3): a DELETE or POST with neither
+  // Content-Length nor Transfer-Encoding has none, and gets none here, as Bun.serve gives it
+  // (a body stream would read as a body of unknown length: 415 for want of a content type).
+  const length = req.headers["content-length"];
+  const declared =
+    req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  const bodyless = method === "GET" || method === "HEAD" || !declared;
   const { url, invalidHost } = urlOf(req);
   const request = new Request(url, {
     method,
