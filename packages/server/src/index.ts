@@ -69,6 +69,7 @@ export {
   HttpProblem,
   invalidField,
   PROBLEM_CONTENT_TYPE,
+  type ProblemEntry,
   problemCatalog,
   problemResponse,
   problemType,
