@@ -48,8 +48,10 @@ const width = (text: string) => [...text].length;
  * A markdown table, its columns padded as Biome formats markdown (so `biome check` passes);
  * `|` inside a cell is escaped so it stays one cell.
  */
-function table(head: string[], rows: string[][]): string {
-  const cells = [head, ...rows].map((row) => row.map((cell) => cell.replaceAll("|", "\\|")));
+function table(head: string[], rows: string[][], file: string): string {
+  const cells = [head, ...rows].map((row) =>
+    row.map((cell) => relinked(cell, file).replaceAll("|", "\\|")),
+  );
   const widths = head.map((_, i) => Math.max(3, ...cells.map((row) => width(row[i] ?? ""))));
   const line = (row: string[]) =>
     `| ${row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - width(cell))).join(" | ")} |`;
@@ -75,17 +77,18 @@ function valuesOf(schema: VariableSchema): string {
   return "";
 }
 
-function configTable(variables: [string, VariableSchema][]): string {
+function configTable(variables: [string, VariableSchema][], file: string): string {
   return table(
     ["Variable", "Default", "Values", "Description"],
     variables.map(([name, schema]) => {
       if (!schema.description) throw new Error(`${name} has no description in its schema`);
       return [code(name), defaultOf(schema), valuesOf(schema), schema.description];
     }),
+    file,
   );
 }
 
-function problemTable(problems: Record<string, ProblemEntry>): string {
+function problemTable(problems: Record<string, ProblemEntry>, file: string): string {
   return table(
     ["Code", "Status", "Title", "When"],
     Object.entries(problems).map(([name, entry]) => [
@@ -94,6 +97,7 @@ function problemTable(problems: Record<string, ProblemEntry>): string {
       entry.title,
       entry.description,
     ]),
+    file,
   );
 }
 
@@ -101,17 +105,18 @@ const seconds = (ms: number) => `${ms / 1_000} s`;
 const bytes = (n: number) =>
   n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n.toLocaleString("en")} bytes`;
 
-function routesTable(): string {
+function routesTable(file: string): string {
   const routes = routingTable(parseEnv(GatewayEnv, {}));
   return table(
-    ["Path", "Upstream", "Default address", "Timeout", "Body limit"],
+    ["Path (and below)", "Upstream", "Default address", "Timeout", "Body limit"],
     routes.map((route) => [
-      route.fallback ? "every other path" : route.prefixes.map((p) => code(`${p}/*`)).join(", "),
+      route.fallback ? "every other path" : route.prefixes.map(code).join(", "),
       route.upstream,
       code(route.target),
       seconds(route.timeoutMs),
       bytes(route.maxBodyBytes),
     ]),
+    file,
   );
 }
 
@@ -123,18 +128,21 @@ function appOf(name: string) {
   return app;
 }
 
-/** The table a marker names. */
-export function generated(kind: string, subject: string): string {
+/** The table a marker names, as it reads in `file` (its links start from the file's folder). */
+export function generated(kind: string, subject: string, file = "README.md"): string {
   if (kind === "config" && subject === "common") {
-    return configTable(Object.entries(commonEnv as Record<string, VariableSchema>));
+    return configTable(Object.entries(commonEnv as Record<string, VariableSchema>), file);
   }
   if (kind === "config") {
     const { env } = appOf(subject);
-    return configTable(Object.entries(env.properties).filter(([name]) => !common.has(name)));
+    return configTable(
+      Object.entries(env.properties).filter(([name]) => !common.has(name)),
+      file,
+    );
   }
-  if (kind === "errors" && subject === "platform") return problemTable(problemCatalog);
-  if (kind === "errors") return problemTable(appOf(subject).problems);
-  if (kind === "routes" && subject === "gateway") return routesTable();
+  if (kind === "errors" && subject === "platform") return problemTable(problemCatalog, file);
+  if (kind === "errors") return problemTable(appOf(subject).problems, file);
+  if (kind === "routes" && subject === "gateway") return routesTable(file);
   throw new Error(`unknown generated table "${kind} ${subject}"`);
 }
 
@@ -155,7 +163,7 @@ export function render(file: string, text: string): string {
   return text.replace(BLOCK, (_, kind: string, subject: string) =>
     [
       `<!-- generated: ${kind} ${subject} -->`,
-      relinked(generated(kind, subject), file),
+      generated(kind, subject, file),
       "<!-- end generated -->",
     ].join("\n"),
   );
