@@ -1,27 +1,11 @@
 #!/usr/bin/env bun
 /**
  * Writes `.env.example` from the apps' own configuration schemas (each `src/env.ts`), so it lists
- * every variable with its default and can never drift from them (infra/env-example.test.ts
+ * every variable with its default and can never drift from them (infra/repository.test.ts
  * compares). `bun scripts/env-example.ts` rewrites it.
  */
 import { join } from "node:path";
-import { AdmissionsEnv } from "../apps/admissions/src/env.ts";
-import { BenchEnv } from "../apps/bench/src/env.ts";
-import { GatewayEnv } from "../apps/gateway/src/env.ts";
-import { LeaderboardEnv } from "../apps/leaderboard/src/env.ts";
-import { RunnerEnv } from "../apps/runner/src/env.ts";
-import { WebEnv } from "../apps/web/src/env.ts";
-
-type Schema = { properties: Record<string, { default?: unknown; description?: string }> };
-
-const APPS: [string, Schema][] = [
-  ["gateway", GatewayEnv],
-  ["admissions", AdmissionsEnv],
-  ["leaderboard", LeaderboardEnv],
-  ["runner", RunnerEnv],
-  ["bench", BenchEnv],
-  ["web", WebEnv],
-];
+import { APPS } from "./apps.ts";
 
 export function envExample(): string {
   const seen = new Set<string>();
@@ -31,13 +15,13 @@ export function envExample(): string {
     "# One shown empty has no fixed default: it is off until set, or derived (the gateway's",
     "# upstream URLs come from the apps' ports). README.md (Configuration) says what each does.",
   ];
-  for (const [app, schema] of APPS) {
-    const names = Object.keys(schema.properties).filter((name) => !seen.has(name));
+  for (const { name: app, env } of APPS) {
+    const names = Object.keys(env.properties).filter((name) => !seen.has(name));
     if (names.length === 0) continue;
     lines.push("", `# ${app}`);
     for (const name of names) {
       seen.add(name);
-      const fallback = schema.properties[name]?.default;
+      const fallback = env.properties[name]?.default;
       lines.push(fallback === undefined ? `# ${name}=` : `# ${name}=${String(fallback)}`);
     }
   }

@@ -13,152 +13,316 @@ import {
 export const DEV_JWT_SECRET = "dev-only-admissions-jwt-secret-change-me-0123456789";
 export const MIN_JWT_SECRET_LENGTH = 32;
 
+const perHour = (fallback: number, description: string) =>
+  T.Integer({ minimum: 1, maximum: 1_000_000, default: fallback, description });
+const days = (fallback: number, maximum: number, description: string) =>
+  T.Integer({ minimum: 1, maximum, default: fallback, description });
+
 export const AdmissionsEnv = T.Object({
   ...commonEnv,
   ...redisEnv,
-  ADMISSIONS_PORT: port(3001),
-  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  ADMISSIONS_PORT: port(3001, "Port the admissions API listens on."),
   ADMISSIONS_METRICS_PORT: metricsPort(0),
-  /** PostgreSQL when set; otherwise the SQLite file below. */
-  DATABASE_URL: T.Optional(T.String({ pattern: "^postgres(ql)?://" })),
-  ADMISSIONS_SQLITE_FILE: T.String({ default: "data/admissions.sqlite", minLength: 1 }),
-  /** Apply pending migrations at start-up (`bun run migrate` does it on demand). */
-  ADMISSIONS_MIGRATE_ON_START: T.Boolean({ default: true }),
-  ADMISSIONS_JWT_SECRET: T.String({ default: DEV_JWT_SECRET, minLength: 1 }),
-  /** Lifetime of a sign-in: its session cookie and refresh tokens (never extended). */
+  DATABASE_URL: T.Optional(
+    T.String({
+      pattern: "^postgres(ql)?://",
+      description: "`postgres://…`: PostgreSQL; unset: the SQLite file `ADMISSIONS_SQLITE_FILE`.",
+    }),
+  ),
+  ADMISSIONS_SQLITE_FILE: T.String({
+    default: "data/admissions.sqlite",
+    minLength: 1,
+    description: "The SQLite database, relative to `apps/admissions` (its folder is created).",
+  }),
+  ADMISSIONS_MIGRATE_ON_START: T.Boolean({
+    default: true,
+    description: "Apply pending migrations at start-up (`bun run migrate` does it on demand).",
+  }),
+  ADMISSIONS_JWT_SECRET: T.String({
+    default: DEV_JWT_SECRET,
+    minLength: 1,
+    description: `HS256 key of the access tokens. With \`NODE_ENV=production\` the app refuses to start unless it is set, not this development default, and at least ${MIN_JWT_SECRET_LENGTH} characters.`,
+  }),
   ADMISSIONS_SESSION_TTL_SECONDS: T.Integer({
     minimum: 300,
     maximum: 90 * 86_400,
     default: 14 * 86_400,
+    description:
+      "Lifetime of a sign-in (14 days by default): its session cookie and refresh tokens. Refreshing never extends it.",
   }),
-  /** Failed logins allowed per account, and per client IP, in the throttle window. */
-  ADMISSIONS_LOGIN_MAX_FAILURES: T.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
-  ADMISSIONS_LOGIN_MAX_FAILURES_PER_IP: T.Integer({ minimum: 1, maximum: 100_000, default: 50 }),
-  ADMISSIONS_LOGIN_WINDOW_SECONDS: T.Integer({ minimum: 1, maximum: 86_400, default: 900 }),
-  /** Registrations per client IP per hour. */
-  ADMISSIONS_REGISTER_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
-  /** Account emails (password reset, verification, email change) per client IP per hour. */
-  ADMISSIONS_ACCOUNT_EMAIL_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
-  /** The same emails per address (reset requests) or per account (the others) per hour. */
-  ADMISSIONS_ACCOUNT_EMAILS_PER_ACCOUNT: T.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
-  /** Uses of emailed account links, right or wrong, per client IP per hour. */
-  ADMISSIONS_ACCOUNT_LINK_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
-  /** Uploaded documents (local disk), relative to the app folder like the SQLite file. */
-  ADMISSIONS_DOCUMENTS_DIR: T.String({ default: "data/documents", minLength: 1 }),
-  /**
-   * Documents go to this S3-compatible bucket when set (shared by every replica), else to the
-   * directory above. The four below are then required together with it; see `assertS3Config`.
-   */
-  ADMISSIONS_S3_BUCKET: T.Optional(T.String({ minLength: 1 })),
-  /** An S3-compatible endpoint (MinIO, R2…); AWS's regional one when unset. */
-  ADMISSIONS_S3_ENDPOINT: T.Optional(T.String({ pattern: "^https?://" })),
-  ADMISSIONS_S3_REGION: T.String({ default: "us-east-1", minLength: 1 }),
-  ADMISSIONS_S3_ACCESS_KEY_ID: T.Optional(T.String({ minLength: 1 })),
-  ADMISSIONS_S3_SECRET_ACCESS_KEY: T.Optional(T.String({ minLength: 1 })),
-  /** Document uploads per applicant per hour. */
-  ADMISSIONS_UPLOAD_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
-  ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION: T.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
-  /** The provider used when a payment request names none. */
-  ADMISSIONS_PAYMENT_PROVIDER: oneOf(["manual", "stripe"], "manual"),
-  ADMISSIONS_MANUAL_PAYMENT_TTL_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
+  ADMISSIONS_LOGIN_MAX_FAILURES: T.Integer({
+    minimum: 1,
+    maximum: 1_000,
+    default: 5,
+    description:
+      "Failed logins per account in the window; past it, 429 `LOGIN_THROTTLED` even with the right password.",
+  }),
+  ADMISSIONS_LOGIN_MAX_FAILURES_PER_IP: T.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 50,
+    description: "Failed logins per client IP (IPv6: per /64) in the window.",
+  }),
+  ADMISSIONS_LOGIN_WINDOW_SECONDS: T.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 900,
+    description: "The sliding window of both login counts.",
+  }),
+  ADMISSIONS_REGISTER_RATE_LIMIT: perHour(20, "Registrations per client IP per hour."),
+  ADMISSIONS_ACCOUNT_EMAIL_RATE_LIMIT: perHour(
+    20,
+    "Account emails (password reset, verification and email-change links) per client IP per hour.",
+  ),
+  ADMISSIONS_ACCOUNT_EMAILS_PER_ACCOUNT: T.Integer({
+    minimum: 1,
+    maximum: 1_000,
+    default: 5,
+    description:
+      "The same emails per address (reset requests: silently) or per account (the others: 429) per hour.",
+  }),
+  ADMISSIONS_ACCOUNT_LINK_RATE_LIMIT: perHour(
+    60,
+    "Uses of emailed account links, right or wrong, per client IP per hour.",
+  ),
+  ADMISSIONS_DOCUMENTS_DIR: T.String({
+    default: "data/documents",
+    minLength: 1,
+    description:
+      "Where uploaded documents are stored on local disk, relative to `apps/admissions` (the folder is created).",
+  }),
+  // The four below are required together with the bucket; see `assertS3Config`.
+  ADMISSIONS_S3_BUCKET: T.Optional(
+    T.String({
+      minLength: 1,
+      description:
+        "Documents go to this S3-compatible bucket (shared by every replica) instead of `ADMISSIONS_DOCUMENTS_DIR`; needs the two keys below.",
+    }),
+  ),
+  ADMISSIONS_S3_ENDPOINT: T.Optional(
+    T.String({
+      pattern: "^https?://",
+      description:
+        "An S3-compatible endpoint (MinIO, R2…), path-style addressing; unset: AWS's regional one. Production takes `https://` (or loopback) only.",
+    }),
+  ),
+  ADMISSIONS_S3_REGION: T.String({
+    default: "us-east-1",
+    minLength: 1,
+    description: "The bucket's region.",
+  }),
+  ADMISSIONS_S3_ACCESS_KEY_ID: T.Optional(
+    T.String({
+      minLength: 1,
+      description:
+        "The bucket's access key: required with `ADMISSIONS_S3_BUCKET`, refused without it (start-up error).",
+    }),
+  ),
+  ADMISSIONS_S3_SECRET_ACCESS_KEY: T.Optional(
+    T.String({ minLength: 1, description: "Its secret, on the same terms." }),
+  ),
+  ADMISSIONS_UPLOAD_RATE_LIMIT: T.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 60,
+    description: "Document uploads per applicant per hour.",
+  }),
+  ADMISSIONS_MAX_DOCUMENTS_PER_APPLICATION: T.Integer({
+    minimum: 1,
+    maximum: 1_000,
+    default: 20,
+    description: "Documents one application may hold.",
+  }),
+  ADMISSIONS_PAYMENT_PROVIDER: oneOf(["manual", "stripe"], "manual", {
+    description: "The provider used when a payment request names none.",
+  }),
+  ADMISSIONS_MANUAL_PAYMENT_TTL_DAYS: days(
+    14,
+    365,
+    "How long a manual (bank transfer) payment reference stays payable.",
+  ),
   ADMISSIONS_MANUAL_PAYMENT_INSTRUCTIONS: T.String({
     minLength: 1,
     default:
       "Pay by bank transfer to the account shown on the admissions website, quoting the payment reference. Staff confirm receipt, usually within three working days.",
+    description: "Shown to applicants with each manual payment (bank details, what to quote).",
   }),
-  /** Stripe is enabled when its secret key is set (the webhook secret is then required). */
-  ADMISSIONS_STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
-  ADMISSIONS_STRIPE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
+  ADMISSIONS_STRIPE_SECRET_KEY: T.Optional(
+    T.String({
+      minLength: 1,
+      description:
+        "Stripe's secret key; set, Stripe Checkout is enabled (and the webhook secret is required).",
+    }),
+  ),
+  ADMISSIONS_STRIPE_WEBHOOK_SECRET: T.Optional(
+    T.String({
+      minLength: 1,
+      description: "Signing secret of the Stripe webhook endpoint (`whsec_…`).",
+    }),
+  ),
   ADMISSIONS_STRIPE_API_BASE: T.String({
     default: "https://api.stripe.com",
     pattern: "^https?://",
+    description:
+      "Stripe's API address (the tests point it at a local stand-in); production sends the secret key over `https` only.",
   }),
-  /**
-   * Stripe lets a Checkout Session stay open 30 minutes to 24 hours after Stripe creates it;
-   * 31 leaves a minute for the request to get there.
-   */
-  ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES: T.Integer({ minimum: 31, maximum: 1_440, default: 60 }),
-  /** The applicant-facing page Checkout returns to (`payment`, `result`, `session_id` added). */
+  // Stripe lets a Checkout Session stay open 30 minutes to 24 hours after Stripe creates it;
+  // 31 leaves a minute for the request to get there.
+  ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES: T.Integer({
+    minimum: 31,
+    maximum: 1_440,
+    default: 60,
+    description: "How long a Checkout Session stays open.",
+  }),
   ADMISSIONS_PAYMENT_RETURN_URL: T.String({
     default: "http://localhost:3000/payments/return",
     pattern: "^https?://",
+    description:
+      "The applicant-facing page Stripe Checkout returns to (`payment`, `result` and `session_id` are added).",
   }),
-  /** Emails go out over SMTP when set (smtp:// or smtps://); else they are dropped. */
-  SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://" })),
-  /**
-   * Without SMTP_URL every email is dropped (one log line names it, never its content).
-   * Production must be told so with true, or it refuses to start; never set with SMTP_URL.
-   */
-  ADMISSIONS_MAIL_DROP: T.Boolean({ default: false }),
+  SMTP_URL: T.Optional(
+    T.String({
+      pattern: "^smtps?://",
+      description:
+        "`smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: emails go out with nodemailer; unset, they are dropped (see `ADMISSIONS_MAIL_DROP`).",
+    }),
+  ),
+  ADMISSIONS_MAIL_DROP: T.Boolean({
+    default: false,
+    description:
+      "`true`: no `SMTP_URL`, and every email is dropped on purpose: marked sent, one log line naming its template, id and the recipient's domain, never its content. Production without `SMTP_URL` refuses to start unless this is `true`; refused together with `SMTP_URL`.",
+  }),
   ADMISSIONS_MAIL_FROM: T.String({
     minLength: 3,
     default: "Admissions Office <admissions@localhost>",
+    description: "The emails' From address; the ORGANIZER of interview invitations (`.ics`).",
   }),
-  /**
-   * The web portal's address: every link in an email points at one of its pages
-   * (docs/admissions.md, "Links in emails").
-   */
-  ADMISSIONS_PORTAL_URL: T.String({ default: "http://localhost:3000", pattern: "^https?://" }),
-  /**
-   * Admins must enrol in MFA: until they do, every route but MFA enrolment and their own
-   * sign-in answers 403 MFA_ENROLMENT_REQUIRED (docs/admissions.md, "Staff MFA").
-   */
-  ADMISSIONS_ADMIN_MFA_REQUIRED: T.Boolean({ default: false }),
-  /**
-   * The key TOTP secrets are encrypted with (AES-256-GCM, derived by HKDF). Unset: derived
-   * from ADMISSIONS_JWT_SECRET; set it to that value before rotating the JWT secret.
-   */
-  ADMISSIONS_MFA_KEY: T.Optional(T.String({ minLength: MIN_JWT_SECRET_LENGTH })),
-  /**
-   * The Ed25519 key offer letters and receipts are signed with: PKCS#8 DER in base64
-   * (`bun run signing-key` prints one). Unset: a key made per process, with a warning.
-   */
-  ADMISSIONS_SIGNING_KEY: T.Optional(
-    T.String({ pattern: "^[A-Za-z0-9+/]+={0,2}$", minLength: 40 }),
+  ADMISSIONS_PORTAL_URL: T.String({
+    default: "http://localhost:3000",
+    pattern: "^https?://",
+    description:
+      "The web portal's address: every link in an email is this followed by a portal page's path ([Links in emails](docs/admissions/accounts.md#links-in-emails)).",
+  }),
+  ADMISSIONS_ADMIN_MFA_REQUIRED: T.Boolean({
+    default: false,
+    description:
+      "Admins must enrol in MFA: until they do, every route but MFA enrolment and their own sign-in answers 403 `MFA_ENROLMENT_REQUIRED` ([Staff MFA](docs/admissions/accounts.md#staff-mfa)).",
+  }),
+  ADMISSIONS_MFA_KEY: T.Optional(
+    T.String({
+      minLength: MIN_JWT_SECRET_LENGTH,
+      description:
+        "The key TOTP secrets are encrypted with (AES-256-GCM, the key derived by HKDF-SHA-256). Unset: derived from `ADMISSIONS_JWT_SECRET`; set it to that value before rotating the JWT secret.",
+    }),
   ),
-  /** How long an erased applicant's payment records are kept before they are deleted. */
-  ADMISSIONS_PAYMENT_RETENTION_YEARS: T.Integer({ minimum: 1, maximum: 30, default: 7 }),
-  /** An offer's response deadline, in days, when the decision names none. */
-  ADMISSIONS_OFFER_RESPONSE_DAYS: T.Integer({ minimum: 1, maximum: 365, default: 14 }),
-  /** A condition's due date, in days from the offer, when the decision names none. */
-  ADMISSIONS_CONDITION_DUE_DAYS: T.Integer({ minimum: 1, maximum: 730, default: 90 }),
-  /** Applicants with an unsubmitted draft are emailed this many days before the deadline. */
-  ADMISSIONS_DRAFT_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
-  /** Reviewers are emailed this many days before an intake's decisions are due. */
-  ADMISSIONS_DECISION_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 3 }),
-  /** Referees who have not answered are reminded this many days after the last email (3 times). */
-  ADMISSIONS_REFERENCE_REMINDER_DAYS: T.Integer({ minimum: 1, maximum: 60, default: 7 }),
-  /** Uses of referee links (opening, sending), right or wrong, per client IP per hour. */
-  ADMISSIONS_REFERENCE_LINK_RATE_LIMIT: T.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
-  /**
-   * Two weighted totals on one application further apart than this (points on the program's
-   * rubric scale) request an extra review; a program may set its own. 0 (default): off.
-   */
-  ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD: T.Number({ minimum: 0, maximum: 100, default: 0 }),
-  /** Admins' daily digest of new submissions goes out from this hour (UTC). */
-  ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({ minimum: 0, maximum: 23, default: 7 }),
-  /** How often the background work runs (offer expiry, overdue conditions, reminders, email). */
-  ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 3_600_000, default: 5_000 }),
-  /** Delivery attempts per email before it is marked dead. */
-  ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 10 }),
-  /** First retry delay of a failed email, doubled per attempt (capped at an hour). */
-  ADMISSIONS_EMAIL_RETRY_SECONDS: T.Integer({ minimum: 1, maximum: 3_600, default: 30 }),
-  /**
-   * Webhook endpoints may be http:// and private or loopback addresses (receivers on
-   * 127.0.0.1 in development and tests). Refused in production: it opens the server to SSRF.
-   */
-  ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: T.Boolean({ default: false }),
-  /**
-   * The key webhook signing secrets are encrypted with (AES-256-GCM, derived by HKDF). Unset:
-   * derived from ADMISSIONS_JWT_SECRET; set it to that value before rotating the JWT secret.
-   */
-  ADMISSIONS_WEBHOOK_KEY: T.Optional(T.String({ minLength: MIN_JWT_SECRET_LENGTH })),
-  /** Delivery attempts per webhook before it is marked dead (backoff as for emails). */
-  ADMISSIONS_WEBHOOK_MAX_ATTEMPTS: T.Integer({ minimum: 1, maximum: 50, default: 12 }),
-  /** First retry delay of a failed webhook, doubled per attempt (capped at an hour). */
-  ADMISSIONS_WEBHOOK_RETRY_SECONDS: T.Integer({ minimum: 1, maximum: 3_600, default: 30 }),
-  /** How long a receiver has to answer one webhook POST. */
-  ADMISSIONS_WEBHOOK_TIMEOUT_SECONDS: T.Integer({ minimum: 1, maximum: 60, default: 10 }),
+  ADMISSIONS_SIGNING_KEY: T.Optional(
+    T.String({
+      pattern: "^[A-Za-z0-9+/]+={0,2}$",
+      minLength: 40,
+      description:
+        "The Ed25519 private key offer letters and receipts are signed with: PKCS#8 DER in base64 (`bun run signing-key` in `apps/admissions` prints one). Unset: a key made per process, with a warning ([Signed letters and receipts](docs/admissions/signed-documents.md)).",
+    }),
+  ),
+  ADMISSIONS_PAYMENT_RETENTION_YEARS: T.Integer({
+    minimum: 1,
+    maximum: 30,
+    default: 7,
+    description:
+      "Years an erased applicant's payment records are kept before the background pass deletes them.",
+  }),
+  ADMISSIONS_OFFER_RESPONSE_DAYS: days(
+    14,
+    365,
+    "An offer's response deadline, in days, when the decision names none.",
+  ),
+  ADMISSIONS_CONDITION_DUE_DAYS: days(
+    90,
+    730,
+    "A condition's due date, in days from the offer, when the decision names none.",
+  ),
+  ADMISSIONS_DRAFT_REMINDER_DAYS: days(
+    3,
+    60,
+    "Applicants with an unsubmitted draft are emailed this many days before their intake's deadline.",
+  ),
+  ADMISSIONS_DECISION_REMINDER_DAYS: days(
+    3,
+    60,
+    "Reviewers are emailed this many days before an intake's decisions are due.",
+  ),
+  ADMISSIONS_REFERENCE_REMINDER_DAYS: days(
+    7,
+    60,
+    "Referees who have not answered are reminded this many days after the last email, 3 times at most.",
+  ),
+  ADMISSIONS_REFERENCE_LINK_RATE_LIMIT: perHour(
+    60,
+    "Uses of referee links (opening, sending), right or wrong, per client IP per hour.",
+  ),
+  ADMISSIONS_REVIEW_DISAGREEMENT_THRESHOLD: T.Number({
+    minimum: 0,
+    maximum: 100,
+    default: 0,
+    description:
+      "Two weighted totals on one application further apart than this (points on the program's rubric scale) request an extra review; a program may set its own. `0`: off.",
+  }),
+  ADMISSIONS_DIGEST_HOUR_UTC: T.Integer({
+    minimum: 0,
+    maximum: 23,
+    default: 7,
+    description:
+      "Admins' daily digest of the previous day's submissions goes out from this hour (UTC).",
+  }),
+  ADMISSIONS_JOBS_INTERVAL_MS: T.Integer({
+    minimum: 50,
+    maximum: 3_600_000,
+    default: 5_000,
+    description:
+      "How often the in-process background work runs: offer expiry, overdue conditions, reminders and digests, email and webhook delivery.",
+  }),
+  ADMISSIONS_EMAIL_MAX_ATTEMPTS: T.Integer({
+    minimum: 1,
+    maximum: 50,
+    default: 10,
+    description: "Delivery attempts per email before it is marked `dead` (kept, not lost).",
+  }),
+  ADMISSIONS_EMAIL_RETRY_SECONDS: T.Integer({
+    minimum: 1,
+    maximum: 3_600,
+    default: 30,
+    description: "First retry delay of a failed email, doubled per attempt, capped at an hour.",
+  }),
+  ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS: T.Boolean({
+    default: false,
+    description:
+      "Webhook endpoints may be `http://` and private or loopback addresses (receivers on 127.0.0.1 in development and tests). Refused with `NODE_ENV=production`: it opens the server to SSRF.",
+  }),
+  ADMISSIONS_WEBHOOK_KEY: T.Optional(
+    T.String({
+      minLength: MIN_JWT_SECRET_LENGTH,
+      description:
+        "The key webhook signing secrets are encrypted with at rest (AES-256-GCM, derived by HKDF). Unset: derived from `ADMISSIONS_JWT_SECRET`; set it to that value before rotating the JWT secret.",
+    }),
+  ),
+  ADMISSIONS_WEBHOOK_MAX_ATTEMPTS: T.Integer({
+    minimum: 1,
+    maximum: 50,
+    default: 12,
+    description:
+      "Delivery attempts per webhook before it is marked `dead` (backoff as for emails).",
+  }),
+  ADMISSIONS_WEBHOOK_RETRY_SECONDS: T.Integer({
+    minimum: 1,
+    maximum: 3_600,
+    default: 30,
+    description: "First retry delay of a failed webhook, doubled per attempt, capped at an hour.",
+  }),
+  ADMISSIONS_WEBHOOK_TIMEOUT_SECONDS: T.Integer({
+    minimum: 1,
+    maximum: 60,
+    default: 10,
+    description: "How long a receiver has to answer one webhook POST.",
+  }),
 });
 
 export type AdmissionsEnv = typeof AdmissionsEnv.static;

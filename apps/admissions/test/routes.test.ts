@@ -4,7 +4,7 @@ import { setupApp } from "./support.ts";
 
 const ctx = await setupApp();
 
-describe("docs/admissions-routes.md", () => {
+describe("docs/admissions/admissions-routes.md", () => {
   test("is current: every route the app serves, with the file that answers it", async () => {
     const onDisk = await Bun.file(ROUTES_DOC).text();
     // On a mismatch: `bun run routes` in apps/admissions rewrites it.

@@ -2,7 +2,7 @@
  * Person-facing text (names, labels, statements, reasons, notes) holds no control characters:
  * a name with CR/LF or a bidi override ends up in emails to third parties (referees) and on
  * staff's screens. Every such field of every request body declares its rule (a sweep of the
- * OpenAPI document), and the rule is the one described in docs/admissions.md ("Text fields").
+ * OpenAPI document), and the rule is the one described in docs/admissions/README.md ("Text fields").
  */
 import { describe, expect, test } from "bun:test";
 import { get, problemOf } from "@platform/server/testing";

@@ -3,8 +3,7 @@ import { commonEnv, metricsPort, parseEnv, port, EnvType as T } from "@platform/
 /** The site keeps no state of its own: no Redis, no database, only where to listen. */
 export const WebEnv = T.Object({
   ...commonEnv,
-  WEB_PORT: port(3005),
-  /** `/metrics` (Prometheus) on a port of its own, never beside the API; 0 (default): off. */
+  WEB_PORT: port(3005, "Port the site listens on."),
   WEB_METRICS_PORT: metricsPort(0),
 });
 

@@ -1,7 +1,7 @@
 /**
  * Every link the admissions app puts in an email lands on a working portal page. The paths are
  * collected from the admissions source (the email templates: `${portalUrl}/…` and the path
- * constants the templates join to it) and from the table in docs/admissions.md, so a new email
+ * constants the templates join to it) and from the table in docs/admissions/accounts.md, so a new email
  * linking to a page the portal lacks fails here.
  */
 import { describe, expect, test } from "bun:test";
@@ -35,7 +35,7 @@ function pathsInSource(): Set<string> {
 
 /** The first column of the "Links in emails" table. */
 function pathsInDocs(): Set<string> {
-  const doc = readFileSync(join(ROOT, "docs", "admissions.md"), "utf8");
+  const doc = readFileSync(join(ROOT, "docs", "admissions", "accounts.md"), "utf8");
   const section = doc.split("#### Links in emails")[1]?.split("\n## ")[0] ?? "";
   return new Set([...section.matchAll(/^\| `(\/[a-z/-]+)/gm)].map((m) => m[1] ?? ""));
 }

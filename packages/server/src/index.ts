@@ -31,6 +31,7 @@ export {
   HttpProblem,
   invalidField,
   PROBLEM_CONTENT_TYPE,
+  type ProblemEntry,
   problemCatalog,
   problemResponse,
   problemType,

@@ -3,7 +3,7 @@ import { ConfigError, commonEnv, parseEnv, port, splitList, EnvType as T } from 
 
 const Schema = T.Object({
   ...commonEnv,
-  APP_PORT: port(3002),
+  APP_PORT: port(3002, "The test app's port."),
   FEATURE: T.Boolean({ default: false }),
 });
 

@@ -1,8 +1,8 @@
 /**
- * The route table, docs/admissions-routes.md: every method and path the app serves, the file
- * whose code answers it, and the test files that call it, so a URL leads to its controller
- * (and from there its service.ts and model.ts) in one look. `bun run routes` writes it;
- * test/routes.test.ts fails when it is stale.
+ * The route table, docs/admissions/admissions-routes.md: every method and path the app serves,
+ * the file whose code answers it, and the test files that call it, so a URL leads to its
+ * controller (and from there its service.ts and model.ts) in one look. `bun run routes` writes
+ * it; test/routes.test.ts fails when it is stale.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -14,7 +14,7 @@ type Route = { method: string; path: string; handler: unknown };
 
 const appDir = join(import.meta.dir, "../..");
 const repoDir = join(appDir, "../..");
-export const ROUTES_DOC = join(repoDir, "docs/admissions-routes.md");
+export const ROUTES_DOC = join(repoDir, "docs/admissions/admissions-routes.md");
 
 const tsFiles = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: "utf8" })

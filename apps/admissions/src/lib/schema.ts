@@ -31,7 +31,7 @@ export function unchecked<T extends object>(schema: T): T {
   return schema;
 }
 
-/** Every id the API hands out: a UUIDv7 (docs/admissions.md, "Data"). */
+/** Every id the API hands out: a UUIDv7 (docs/admissions/README.md, "Data"). */
 export const Id = t.String({ format: "uuid" });
 
 /** Every instant the API shows: ISO-8601 UTC with milliseconds. */

@@ -1,27 +1,88 @@
 import type { FieldProblem, Problem } from "@platform/contracts/problem";
 
+/** A problem code's entry: its status, its title and when it is answered (docs/errors.md). */
+export type ProblemEntry = { status: number; title: string; description: string };
+
 /**
  * The problems every service can raise, and the codes several apps share: one table of code →
- * status and title. A code one app alone uses lives in that app's own table.
+ * status, title and description. A code one app alone uses lives in that app's own table.
  */
 export const problemCatalog = {
-  BAD_REQUEST: { status: 400, title: "Bad request" },
-  MALFORMED_JSON: { status: 400, title: "Malformed JSON" },
-  UNAUTHORIZED: { status: 401, title: "Authentication required" },
-  FORBIDDEN: { status: 403, title: "Forbidden" },
-  NOT_FOUND: { status: 404, title: "Not found" },
-  CONFLICT: { status: 409, title: "Conflict" },
-  PAYLOAD_TOO_LARGE: { status: 413, title: "Payload too large" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
-  VALIDATION_FAILED: { status: 422, title: "Validation failed" },
-  RATE_LIMITED: { status: 429, title: "Too many requests" },
-  INTERNAL_ERROR: { status: 500, title: "Internal server error" },
-  BAD_GATEWAY: { status: 502, title: "Bad gateway" },
-  SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable" },
-  /** A readiness probe failed; every app has one (`healthRoutes`, admissions' store probe). */
-  NOT_READY: { status: 503, title: "Not ready" },
-  GATEWAY_TIMEOUT: { status: 504, title: "Gateway timeout" },
-} as const satisfies Record<string, { status: number; title: string }>;
+  BAD_REQUEST: { status: 400, title: "Bad request", description: "Any other malformed request." },
+  MALFORMED_JSON: {
+    status: 400,
+    title: "Malformed JSON",
+    description: "The body is not valid JSON (or not UTF-8, or empty while labelled JSON).",
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    title: "Authentication required",
+    description: "No or bad credentials.",
+  },
+  FORBIDDEN: { status: 403, title: "Forbidden", description: "Authenticated but not allowed." },
+  NOT_FOUND: {
+    status: 404,
+    title: "Not found",
+    description: "Unknown route or resource (wrong methods are 404 too).",
+  },
+  CONFLICT: {
+    status: 409,
+    title: "Conflict",
+    description: "State conflict; features use more specific codes with this status.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    title: "Payload too large",
+    description:
+      "A body over the route's limit; decided from Content-Length up front or while streaming, never by buffering the whole body.",
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    title: "Unsupported media type",
+    description:
+      "A body that is not JSON (`application/json` or `+json`, any charset); multipart is accepted only where uploads are.",
+  },
+  VALIDATION_FAILED: {
+    status: 422,
+    title: "Validation failed",
+    description:
+      "The JSON does not match the schema, or a field breaks a rule (e.g. a player name); `errors` lists every field problem.",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    title: "Too many requests",
+    description:
+      "Over a per-client limit; with `Retry-After` and the IETF `RateLimit` / `RateLimit-Policy` headers.",
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    title: "Internal server error",
+    description: "Anything unexpected (logged with its stack under the request id).",
+  },
+  BAD_GATEWAY: {
+    status: 502,
+    title: "Bad gateway",
+    description:
+      "The gateway could not reach the upstream (down, refused, connection dropped); `upstream` and `reason` say which and why.",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    title: "Service unavailable",
+    description:
+      "A backing service (a database, Redis, object storage) is unreachable, with `Retry-After: 5`; the bench also answers it when its queue is full.",
+  },
+  // Every app has a readiness probe (`healthRoutes`, admissions' store probe).
+  NOT_READY: {
+    status: 503,
+    title: "Not ready",
+    description: "A readiness probe failed; `checks` says which dependency.",
+  },
+  GATEWAY_TIMEOUT: {
+    status: 504,
+    title: "Gateway timeout",
+    description: "The upstream did not send its response headers within the route's timeout.",
+  },
+} as const satisfies Record<string, ProblemEntry>;
 
 export type GenericProblemCode = keyof typeof problemCatalog;
 

@@ -19,6 +19,7 @@ export const BENCHMARK_FAILED = {
   code: "BENCHMARK_FAILED",
   status: 500,
   title: "Benchmark failed",
+  description: "The run failed in its worker or took longer than `BENCH_RUN_TIMEOUT_MS`.",
 } as const;
 
 /** The bench's own codes (the generic ones come from @platform/server). */

@@ -23,4 +23,6 @@ export const UPSTREAM_UNHEALTHY = {
   code: "UPSTREAM_UNHEALTHY",
   status: 503,
   title: "Upstream unhealthy",
+  description:
+    "`GET /gateway/health` with at least one upstream not ready; `upstreams` says which.",
 } as const;

@@ -4,7 +4,7 @@ import { STAFF_ROUTES } from "./staff/routes.ts";
  * Every portal page: its path (served by the web app's portal module, which renders the shell)
  * and its name (the shell's `data-page`, which the entry script maps to the page's code). The
  * `/account/…` and `/payments/return` paths are fixed by the admissions API's emails and Stripe's
- * return URL (docs/admissions.md). Staff pages are to be added beside these, under /portal/staff/.
+ * return URL (docs/admissions/accounts.md, payments.md). Staff pages are to be added beside these, under /portal/staff/.
  */
 export const APPLICANT_ROUTES = {
   programs: "/portal/",
@@ -23,7 +23,7 @@ export const APPLICANT_ROUTES = {
   verifyEmail: "/account/verify-email",
   confirmEmailChange: "/account/confirm-email-change",
   paymentReturn: "/payments/return",
-  /** A referee's page, from the emailed link (no account): docs/admissions.md, "References". */
+  /** A referee's page, from the emailed link (no account): docs/admissions/references.md. */
   reference: "/references/write",
 } as const;
 

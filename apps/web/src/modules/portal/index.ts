@@ -11,7 +11,7 @@ export type PortalDeps = { render: () => RenderOptions };
 /**
  * The admissions portal's pages. No prefix: besides `/portal/…`, the paths the admissions API
  * puts in its emails (`/account/…`) and Stripe's return page (`/payments/return`) are fixed
- * elsewhere (docs/admissions.md), so the routes are listed in one table (client/portal/routes.ts).
+ * elsewhere (docs/admissions/), so the routes are listed in one table (client/portal/routes.ts).
  * Every page: the strict CSP, Referrer-Policy no-referrer (a page opened from an emailed link must
  * not hand its URL onward), and a language read from the visitor's choice or Accept-Language.
  * The choice is made at `/portal/language/<language>`, which remembers it and sends the visitor

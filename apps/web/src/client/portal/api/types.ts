@@ -35,7 +35,7 @@ export type {
   User,
 } from "@platform/admissions/models";
 
-/** Every list the API answers (docs/admissions.md, Pagination). */
+/** Every list the API answers (docs/admissions/errors.md, Pagination). */
 export type PageOf<T> = {
   count: number;
   next: string | null;

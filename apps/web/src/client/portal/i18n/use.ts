@@ -21,7 +21,7 @@ export const formatDate = (iso: string) =>
 export const formatDay = (iso: string) =>
   new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(new Date(iso));
 
-/** Money is minor units and a currency (docs/admissions.md, Data); Intl knows each one's digits. */
+/** Money is minor units and a currency (docs/admissions/README.md, Data); Intl knows each one's digits. */
 export function formatMoney(money: { amount: number; currency: string }): string {
   const format = new Intl.NumberFormat(lang, { style: "currency", currency: money.currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;

@@ -15,7 +15,7 @@ import { ReviewsSummary } from "./ReviewsSummary.tsx";
 import { ScoreForm } from "./ScoreForm.tsx";
 import { SeatCounts } from "./SeatCounts.tsx";
 
-/** Decisions are made on applications under review (the lifecycle table, docs/admissions.md). */
+/** Decisions are made on applications under review (the lifecycle table, docs/admissions/applications.md). */
 const DECIDABLE = new Set(["under_review"]);
 
 /**
