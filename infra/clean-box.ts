@@ -1,6 +1,5 @@
-#!/usr/bin/env bun
 /**
- * The README's commands, as a new user runs them, in a clean box: a container made from plain
+ * The README's commands, as a new user runs them, in a clean box (CI, infra/ci.ts): a container made from plain
  * Debian (the locally built debian:bookworm-slim) with only Bun added — no bubblewrap, Redis or
  * PostgreSQL. The committed tree (`git archive HEAD`) is copied in; then, as root:
  *
@@ -10,9 +9,8 @@
  *
  * The box is a whole machine to its user, so it runs privileged (the runner's sandbox creates
  * namespaces, PostgreSQL and Redis run inside); no process or memory limits beyond the host's.
- * Prints the check's output and ends with its `N passed, N failed` line; exits with its code.
- *
- *   bun infra/clean-box.ts
+ * Its output is printed as it comes; what the check left in reports/ (its JUnit reports, turbo's
+ * run summary, check.json) is copied out for CI to count (scripts/reports.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,38 +88,48 @@ async function boxImage(work: string) {
   await must(["podman", "build", "--quiet", "--pull=never", "-t", BOX, work], { env });
 }
 
-const work = mkdtempSync(join(tmpdir(), "platform-box-"));
-const name = `platform-clean-box-${process.pid}`;
-let code = 1;
-try {
-  await buildBaseImages();
-  await boxImage(work);
-  const tree = join(work, "tree.tar");
-  await must(["git", "archive", "--format=tar", "--prefix=platform/", "-o", tree, "HEAD"], {
-    cwd: root,
-  });
-  await must(
-    [
-      "podman",
-      "create",
-      "--name",
-      name,
-      "--privileged",
-      "--pids-limit=-1",
-      "--shm-size=1g",
-      "-w",
-      "/root",
-      BOX,
-      "sh",
-      "-c",
-      SCRIPT,
-    ],
-    { env },
-  );
-  await must(["podman", "cp", tree, `${name}:/root/tree.tar`], { env });
-  code = (await sh(["podman", "start", "--attach", name], { env, echo: true })).code;
-} finally {
-  await sh(["podman", "rm", "-f", name], { env });
-  rmSync(work, { recursive: true, force: true });
+/**
+ * Runs the box; its reports/ folder is copied to `reportsTo/reports` (only README.md in it when
+ * the check never ran). Returns the box's exit code: the check's, or the step that failed first.
+ */
+export async function cleanBox(reportsTo: string): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), "platform-box-"));
+  const name = `platform-clean-box-${process.pid}`;
+  try {
+    await buildBaseImages();
+    await boxImage(work);
+    const tree = join(work, "tree.tar");
+    await must(["git", "archive", "--format=tar", "--prefix=platform/", "-o", tree, "HEAD"], {
+      cwd: root,
+    });
+    await must(
+      [
+        "podman",
+        "create",
+        "--name",
+        name,
+        "--privileged",
+        "--pids-limit=-1",
+        "--shm-size=1g",
+        "-w",
+        "/root",
+        BOX,
+        "sh",
+        "-c",
+        SCRIPT,
+      ],
+      { env },
+    );
+    await must(["podman", "cp", tree, `${name}:/root/tree.tar`], { env });
+    const ran = Bun.spawn(["podman", "start", "--attach", name], {
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const code = await ran.exited;
+    await sh(["podman", "cp", `${name}:/root/platform/reports`, reportsTo], { env });
+    return code;
+  } finally {
+    await sh(["podman", "rm", "-f", name], { env });
+    rmSync(work, { recursive: true, force: true });
+  }
 }
-process.exit(code);

@@ -3,7 +3,8 @@
  * docker-compose.yml built and run for real, with podman: base images built locally
  * (infra/images/build.ts), every app image built from the repository's Dockerfile, the stack up
  * until every service is healthy, the smoke in stack.test.ts through the published gateway port,
- * then `down -v`. `bun run check` runs it; alone: `bun infra/compose/run.ts`.
+ * then `down -v`; the tests' JUnit report goes to reports/root.compose.xml. `bun run check` runs it
+ * (its `compose` task), CI on the host; alone: `bun infra/compose/run.ts`.
  *
  * The driver is docker-compose 1.29 (Debian's) on podman's Docker-compatible API socket; podman
  * 4.3 has no `podman compose`, and podman-compose 1.0.3 fails on this file. Three differences
@@ -20,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { must, sh } from "../../scripts/process.ts";
+import { REPORTS, reportName } from "../../scripts/reports.ts";
 import { buildBaseImages } from "../images/build.ts";
 import { podmanEnv } from "../podman.ts";
 import { type Diagnosis, diagnose } from "./diagnose.ts";
@@ -263,7 +265,9 @@ try {
     await compose(["down", "-v", "--remove-orphans"]);
     await bringUp(false);
   }
-  const tests = await sh(["bun", "test", "stack.test.ts"], {
+  // Its JUnit report is what the check (and CI, which runs this on the host) counts.
+  const report = `--reporter-outfile=${join(REPORTS, reportName("//#compose"))}`;
+  const tests = await sh(["bun", "test", "stack.test.ts", "--reporter=junit", report], {
     cwd: import.meta.dir,
     env: { ...process.env, COMPOSE_GATEWAY_URL: GATEWAY, COMPOSE_PROJECT: PROJECT, ...env },
     echo: true,
