@@ -7,6 +7,7 @@
  * checked with axe-core and for CSP refusals or script errors, and screenshotted.
  */
 import { describe, expect, test } from "bun:test";
+import type { FileChooser } from "playwright-core";
 import { pdf } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
@@ -81,6 +82,11 @@ describe.skipIf(!hasChromium)(
       const applicationId = page.url().split("/").at(-1) ?? "";
       await page.waitForSelector('[data-testid="application-status"][data-status="draft"]');
 
+      // Listened for long before the Space that opens it: Playwright turns its interception of
+      // file choosers on asynchronously when a listener is added, and a Space that outran it
+      // opened the browser's own chooser instead (headless: nothing), one run in a few.
+      const chooser = new Promise<FileChooser>((resolve) => page.once("filechooser", resolve));
+
       // The form saves itself; a change made elsewhere meanwhile is a conflict to settle.
       await tabTo(page, byTestId("personal-statement"));
       await page.keyboard.type("I have wanted to test portals since I was small.");
@@ -110,11 +116,8 @@ describe.skipIf(!hasChromium)(
       // between the Tab and the Space (the chooser never opened, once, in CI).
       await page.waitForLoadState("networkidle");
       await tabTo(page, byTestId("document-upload"));
-      const [chooser] = await Promise.all([
-        page.waitForEvent("filechooser"),
-        page.keyboard.press("Space"),
-      ]);
-      await chooser.setFiles({
+      await page.keyboard.press("Space");
+      await (await chooser).setFiles({
         name: "transcript.pdf",
         mimeType: "application/pdf",
         buffer: pdf(),
