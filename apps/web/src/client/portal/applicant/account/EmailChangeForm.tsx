@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
+import { CurrentPasswordField, EmailField } from "../../ui/AccountFields.tsx";
 import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { useSend } from "../../ui/useForm.ts";
 
 /** Nothing changes until the link sent to the new address is opened (/account/confirm-email-change). */
 export function EmailChangeForm() {
@@ -22,24 +22,20 @@ export function EmailChangeForm() {
           {t("account.emailChangeSent")}
         </p>
       )}
-      <Field
+      <EmailField
         id="new-email"
-        data-testid="new-email"
+        testId="new-email"
         label={t("field.newEmail")}
-        type="email"
-        autocomplete="email"
         value={email}
+        onValue={setEmail}
         error={fieldError(problem, "newEmail")}
-        onInput={(e) => setEmail(inputValue(e))}
       />
-      <Field
+      <CurrentPasswordField
         id="email-change-password"
-        data-testid="email-change-password"
+        testId="email-change-password"
         label={t("field.currentPassword")}
-        type="password"
-        autocomplete="current-password"
         value={password}
-        onInput={(e) => setPassword(inputValue(e))}
+        onValue={setPassword}
       />
       <button type="submit" disabled={busy}>
         {t("account.changeEmail")}

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
+import { CurrentPasswordField, NewPasswordField } from "../../ui/AccountFields.tsx";
 import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { useSend } from "../../ui/useForm.ts";
 
 /** Changing the password ends every other sign-in (the API does; the page says so). */
 export function PasswordForm() {
@@ -25,25 +25,19 @@ export function PasswordForm() {
           {t("account.passwordChanged")}
         </p>
       )}
-      <Field
+      <CurrentPasswordField
         id="current-password"
-        data-testid="current-password"
+        testId="current-password"
         label={t("field.currentPassword")}
-        type="password"
-        autocomplete="current-password"
         value={current}
-        onInput={(e) => setCurrent(inputValue(e))}
+        onValue={setCurrent}
       />
-      <Field
+      <NewPasswordField
         id="new-password"
-        data-testid="new-password"
-        label={t("field.newPassword")}
-        hint={t("field.passwordHint")}
-        type="password"
-        autocomplete="new-password"
+        testId="new-password"
         value={next}
+        onValue={setNext}
         error={fieldError(problem, "newPassword")}
-        onInput={(e) => setNext(inputValue(e))}
       />
       <button type="submit" disabled={busy}>
         {t("account.changePassword")}

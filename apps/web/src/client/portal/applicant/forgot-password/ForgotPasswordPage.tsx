@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
+import { EmailField } from "../../ui/AccountFields.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useSession } from "../../ui/session.ts";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { useSend } from "../../ui/useForm.ts";
 
 /** The API answers the same for every address (no enumeration), and so does this page. */
 export default function ForgotPasswordPage() {
@@ -25,16 +25,7 @@ export default function ForgotPasswordPage() {
       ) : (
         <form onSubmit={submit} class="form" noValidate>
           {problem && <ProblemNotice problem={problem} />}
-          <Field
-            id="forgot-email"
-            label={t("field.email")}
-            type="email"
-            autocomplete="email"
-            required
-            value={email}
-            onInput={(e) => setEmail(inputValue(e))}
-            data-testid="forgot-email"
-          />
+          <EmailField id="forgot-email" testId="forgot-email" value={email} onValue={setEmail} />
           <button type="submit" disabled={busy} data-testid="forgot-submit">
             {t("forgot.submit")}
           </button>

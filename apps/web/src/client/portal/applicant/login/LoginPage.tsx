@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
+import { CurrentPasswordField, EmailField } from "../../ui/AccountFields.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { safeNext, useSession } from "../../ui/session.ts";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { useSend } from "../../ui/useForm.ts";
 
 export default function LoginPage() {
   const session = useSession();
@@ -27,25 +27,18 @@ export default function LoginPage() {
       ) : (
         <form onSubmit={submit} class="form" noValidate>
           {problem && <ProblemNotice problem={problem} testId="login-problem" />}
-          <Field
+          <EmailField
             id="login-email"
-            label={t("field.email")}
-            type="email"
+            testId="login-email"
             autocomplete="username"
-            required
             value={email}
-            onInput={(e) => setEmail(inputValue(e))}
-            data-testid="login-email"
+            onValue={setEmail}
           />
-          <Field
+          <CurrentPasswordField
             id="login-password"
-            label={t("field.password")}
-            type="password"
-            autocomplete="current-password"
-            required
+            testId="login-password"
             value={password}
-            onInput={(e) => setPassword(inputValue(e))}
-            data-testid="login-password"
+            onValue={setPassword}
           />
           <button type="submit" disabled={busy} data-testid="login-submit">
             {t("login.submit")}

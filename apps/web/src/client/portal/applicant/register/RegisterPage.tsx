@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
+import { EmailField, NewPasswordField } from "../../ui/AccountFields.tsx";
 import { Field } from "../../ui/Field.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
@@ -45,28 +46,19 @@ export default function RegisterPage() {
             onInput={(e) => setFullName(inputValue(e))}
             data-testid="register-name"
           />
-          <Field
+          <EmailField
             id="register-email"
-            label={t("field.email")}
-            type="email"
-            autocomplete="email"
-            required
+            testId="register-email"
             value={email}
+            onValue={setEmail}
             error={fieldError(problem, "email")}
-            onInput={(e) => setEmail(inputValue(e))}
-            data-testid="register-email"
           />
-          <Field
+          <NewPasswordField
             id="register-password"
-            label={t("field.newPassword")}
-            hint={t("field.passwordHint")}
-            type="password"
-            autocomplete="new-password"
-            required
+            testId="register-password"
             value={password}
+            onValue={setPassword}
             error={fieldError(problem, "password")}
-            onInput={(e) => setPassword(inputValue(e))}
-            data-testid="register-password"
           />
           <button type="submit" disabled={busy} data-testid="register-submit">
             {t("register.submit")}

@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
+import { NewPasswordField } from "../../ui/AccountFields.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useSession } from "../../ui/session.ts";
 import { takeToken } from "../../ui/token.ts";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { useSend } from "../../ui/useForm.ts";
 
 export default function ResetPasswordPage() {
   const [token] = useState(takeToken);
@@ -31,17 +31,12 @@ export default function ResetPasswordPage() {
       {done === null && problem?.code !== "INVALID_ACCOUNT_TOKEN" ? (
         <form onSubmit={submit} class="form" noValidate>
           {problem && <ProblemNotice problem={problem} />}
-          <Field
+          <NewPasswordField
             id="reset-password"
-            label={t("field.newPassword")}
-            hint={t("field.passwordHint")}
-            type="password"
-            autocomplete="new-password"
-            required
+            testId="reset-password"
             value={password}
+            onValue={setPassword}
             error={fieldError(problem, "newPassword")}
-            onInput={(e) => setPassword(inputValue(e))}
-            data-testid="reset-password"
           />
           <button type="submit" disabled={busy} data-testid="reset-submit">
             {t("reset.submit")}

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { t } from "../../i18n/use.ts";
+import { CurrentPasswordField, EmailField } from "../../ui/AccountFields.tsx";
 import { Field } from "../../ui/Field.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { inputValue, useSend } from "../../ui/useForm.ts";
@@ -39,25 +40,18 @@ export default function StaffLoginPage() {
     <StaffLayout session={{ status: "anonymous" }}>
       <form onSubmit={submit} class="form" noValidate>
         {problem && <ProblemNotice problem={problem} testId="login-problem" />}
-        <Field
+        <EmailField
           id="staff-login-email"
-          label={t("field.email")}
-          type="email"
+          testId="login-email"
           autocomplete="username"
-          required
           value={email}
-          onInput={(e) => setEmail(inputValue(e))}
-          data-testid="login-email"
+          onValue={setEmail}
         />
-        <Field
+        <CurrentPasswordField
           id="staff-login-password"
-          label={t("field.password")}
-          type="password"
-          autocomplete="current-password"
-          required
+          testId="login-password"
           value={password}
-          onInput={(e) => setPassword(inputValue(e))}
-          data-testid="login-password"
+          onValue={setPassword}
         />
         {needsCode && (
           <Field

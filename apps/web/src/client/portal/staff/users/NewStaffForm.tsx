@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { User } from "../../api/types.ts";
 import { t } from "../../i18n/use.ts";
+import { EmailField, NewPasswordField } from "../../ui/AccountFields.tsx";
 import { Field } from "../../ui/Field.tsx";
 import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { inputValue, useSend } from "../../ui/useForm.ts";
@@ -33,26 +34,19 @@ export function NewStaffForm({ onCreated }: { onCreated: () => void }) {
         onInput={(e) => setFullName(inputValue(e))}
         required
       />
-      <Field
+      <EmailField
         id="new-staff-email"
-        label={t("field.email")}
-        type="email"
         autocomplete="off"
         value={email}
+        onValue={setEmail}
         error={fieldError(problem, "email")}
-        onInput={(e) => setEmail(inputValue(e))}
-        required
       />
-      <Field
+      <NewPasswordField
         id="new-staff-password"
         label={t("staff.users.initialPassword")}
-        hint={t("field.passwordHint")}
-        type="password"
-        autocomplete="new-password"
         value={password}
+        onValue={setPassword}
         error={fieldError(problem, "password")}
-        onInput={(e) => setPassword(inputValue(e))}
-        required
       />
       <div class="field">
         <label for="new-staff-role">{t("staff.users.role")}</label>
