@@ -2,6 +2,7 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { PageQuery, pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import {
   IdempotencyHeaders,
@@ -25,7 +26,6 @@ import {
   ApplicationListQuery,
   ApplicationPage,
   ApplicationUpdate,
-  IdParams,
   TransitionPage,
   TransitionRequest,
 } from "./model.ts";

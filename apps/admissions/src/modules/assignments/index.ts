@@ -1,9 +1,10 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
-import { ApplicationParams, AssignBody, Assigned, AssignmentParams } from "./model.ts";
+import { AssignBody, Assigned, AssignmentParams } from "./model.ts";
 import { type AssignmentsDeps, assignReviewer, unassignReviewer } from "./service.ts";
 
 type Deps = AssignmentsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };

@@ -1,12 +1,11 @@
 import { t } from "elysia";
-import { Id, Timestamp } from "../../lib/schema.ts";
+import { Id, idInput, idParams, Timestamp } from "../../lib/schema.ts";
 
 export const AssignBody = t.Optional(
   t.Object(
     {
       reviewerId: t.Optional(
-        t.String({
-          maxLength: 64,
+        idInput({
           description: "Omit for round-robin among the program's reviewers",
         }),
       ),
@@ -20,8 +19,4 @@ export const Assigned = t.Object({
   assignedAt: Timestamp,
 });
 
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const AssignmentParams = t.Object({
-  id: t.String({ maxLength: 64 }),
-  reviewerId: t.String({ maxLength: 64 }),
-});
+export const AssignmentParams = idParams("id", "reviewerId");

@@ -1,13 +1,11 @@
 import { t } from "elysia";
-import { Id, int, Timestamp } from "../../lib/schema.ts";
+import { Id, idInput, int, Timestamp } from "../../lib/schema.ts";
 import { Scale } from "../rubric/model.ts";
 import { ApplicationStatus } from "../workflow/model.ts";
 
 const scope = {
-  programId: t.String({ maxLength: 64, description: "The program whose reviews are read" }),
-  intakeId: t.Optional(
-    t.String({ maxLength: 64, description: "Only this intake of the program (default: all)" }),
-  ),
+  programId: idInput({ description: "The program whose reviews are read" }),
+  intakeId: t.Optional(idInput({ description: "Only this intake of the program (default: all)" })),
 };
 export const CalibrationQuery = t.Object(scope);
 export type CalibrationQuery = typeof CalibrationQuery.static;
@@ -70,7 +68,7 @@ export const Ranking = t.Object({
 export type Ranking = typeof Ranking.static;
 
 export const ExtraReviewsQuery = t.Object({
-  programId: t.Optional(t.String({ maxLength: 64 })),
+  programId: t.Optional(idInput()),
   flagged: t.Optional(
     t.BooleanString({ description: "true: only those no reviewer was free for, unresolved" }),
   ),

@@ -2,11 +2,11 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
-  IdParams,
   Intake,
   IntakeCreate,
   IntakeUpdate,

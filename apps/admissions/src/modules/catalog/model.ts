@@ -150,4 +150,3 @@ export const ProgramListQuery = t.Object({
 export type ProgramListQuery = typeof ProgramListQuery.static;
 
 export const ProgramPage = Paginated(Program, "A page of programs");
-export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });

@@ -1,9 +1,10 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
-import { ApplicationParams, ConditionList, ConditionParams, ConditionUpdate } from "./model.ts";
+import { ConditionList, ConditionParams, ConditionUpdate } from "./model.ts";
 import { type ConditionsDeps, listConditions, updateCondition } from "./service.ts";
 
 type Deps = ConditionsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };

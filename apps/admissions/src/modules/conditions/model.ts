@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 import { ApplicationStatus } from "../workflow/model.ts";
 
@@ -42,7 +42,7 @@ export const ConditionUpdate = t.Object(
     status: ConditionStatus,
     note: t.Optional(multiLineText({ maxLength: 2_000 })),
     evidenceDocumentId: t.Optional(
-      t.String({ maxLength: 64, description: "A document uploaded to this application" }),
+      idInput({ description: "A document uploaded to this application" }),
     ),
   },
   {
@@ -54,8 +54,4 @@ export const ConditionUpdate = t.Object(
 );
 export type ConditionUpdate = typeof ConditionUpdate.static;
 
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const ConditionParams = t.Object({
-  id: t.String({ maxLength: 64 }),
-  conditionId: t.String({ maxLength: 64 }),
-});
+export const ConditionParams = idParams("id", "conditionId");

@@ -1,10 +1,11 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { ApplicationParams, Conflict, ConflictBody } from "./model.ts";
+import { Conflict, ConflictBody } from "./model.ts";
 import { type ConflictDeps, declareConflict } from "./service.ts";
 
 type Deps = ConflictDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };

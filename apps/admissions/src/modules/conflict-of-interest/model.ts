@@ -13,5 +13,3 @@ export const Conflict = t.Object({
   reason: t.String(),
   at: Timestamp,
 });
-
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });

@@ -1,12 +1,13 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, withHeaders, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { ApplicationsDeps } from "../applications/service.ts";
 import { transition } from "../applications/service.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { Application } from "../workflow/model.ts";
 import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
-import { ApplicationParams, DecisionBody } from "./model.ts";
+import { DecisionBody } from "./model.ts";
 import { STATUS_OF } from "./service.ts";
 
 type Deps = { applications: ApplicationsDeps; guard: AuthGuard; trustedProxies: TrustedProxies };

@@ -28,5 +28,3 @@ export const DecisionBody = t.Object(
   },
 );
 export type DecisionBody = typeof DecisionBody.static;
-
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });

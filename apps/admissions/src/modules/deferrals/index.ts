@@ -1,10 +1,10 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import {
-  ApplicationParams,
   Deferral,
   DeferralCreate,
   DeferralDecision,

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, idParams, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 
 export const DEFERRAL_STATUSES = ["requested", "approved", "refused"] as const;
@@ -27,8 +27,7 @@ export const DeferralList = t.Object({
 
 export const DeferralCreate = t.Object(
   {
-    toIntakeId: t.String({
-      maxLength: 64,
+    toIntakeId: idInput({
       description: "A later intake of the same program (its deadline after the current one's)",
     }),
     reason: t.Optional(multiLineText({ maxLength: 2_000 })),
@@ -42,8 +41,4 @@ export const DeferralDecision = t.Optional(
 );
 export type DeferralDecision = typeof DeferralDecision.static;
 
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const DeferralParams = t.Object({
-  id: t.String({ maxLength: 64 }),
-  deferralId: t.String({ maxLength: 64 }),
-});
+export const DeferralParams = idParams("id", "deferralId");

@@ -8,11 +8,11 @@ import {
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
-  ApplicationParams,
   Checklist,
   Document,
   DocumentListQuery,

@@ -1,10 +1,11 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { ApplicationParams, FeeSummary, ReasonBody } from "./model.ts";
+import { FeeSummary, ReasonBody } from "./model.ts";
 import { type FeeDeps, waiveFee } from "./service.ts";
 
 const tags = ["payments"];

@@ -1,1 +1,1 @@
-export { ApplicationParams, FeeSummary, ReasonBody } from "../payments/model.ts";
+export { FeeSummary, ReasonBody } from "../payments/model.ts";

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { problems, readSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
-import { ApplicationParams, FeeSummary } from "./model.ts";
+import { FeeSummary } from "./model.ts";
 import { type FeeDeps, getFee } from "./service.ts";
 
 const tags = ["payments"];

@@ -1,1 +1,1 @@
-export { ApplicationParams, FeeSummary } from "../payments/model.ts";
+export { FeeSummary } from "../payments/model.ts";

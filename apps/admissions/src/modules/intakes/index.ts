@@ -2,19 +2,13 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import { ApplicationPage } from "../applications/model.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { Application } from "../workflow/model.ts";
 import { originOf } from "../workflow/service.ts";
-import {
-  DecisionsDue,
-  DecisionsDueBody,
-  IntakeParams,
-  PromoteBody,
-  Seats,
-  WaitlistQuery,
-} from "./model.ts";
+import { DecisionsDue, DecisionsDueBody, PromoteBody, Seats, WaitlistQuery } from "./model.ts";
 import {
   getDecisionsDue,
   getSeats,
@@ -34,7 +28,7 @@ export const intakes = (deps: Deps) =>
     .use(deps.guard)
     .get("/:id/decisions-due/", ({ params }) => getDecisionsDue(deps.db, params.id), {
       auth: STAFF,
-      params: IntakeParams,
+      params: IdParams,
       response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: {
         tags,
@@ -48,7 +42,7 @@ export const intakes = (deps: Deps) =>
         setDecisionsDue(deps, originOf(actor, clientIp), params.id, body),
       {
         auth: ["admin"],
-        params: IntakeParams,
+        params: IdParams,
         ...jsonBody(DecisionsDueBody),
         response: { 200: DecisionsDue, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
@@ -62,7 +56,7 @@ export const intakes = (deps: Deps) =>
     )
     .get("/:id/seats/", ({ params }) => getSeats(deps, params.id), {
       auth: STAFF,
-      params: IntakeParams,
+      params: IdParams,
       response: { 200: Seats, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: {
         tags,
@@ -76,7 +70,7 @@ export const intakes = (deps: Deps) =>
         listWaitlist(deps, actor, params.id, pageOf(query), request.url),
       {
         auth: STAFF,
-        params: IntakeParams,
+        params: IdParams,
         query: WaitlistQuery,
         response: { 200: ApplicationPage, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
@@ -92,7 +86,7 @@ export const intakes = (deps: Deps) =>
         promoteFromWaitlist(deps, originOf(actor, clientIp), params.id, body ?? {}),
       {
         auth: ["admin"],
-        params: IntakeParams,
+        params: IdParams,
         ...jsonBody(PromoteBody),
         response: {
           200: Application,

@@ -12,7 +12,6 @@ export const PromoteBody = t.Optional(
 
 export { Seats } from "../workflow/model.ts";
 
-export const IntakeParams = t.Object({ id: t.String({ maxLength: 64 }) });
 export const WaitlistQuery = t.Object(PageQuery);
 
 export const DecisionsDue = t.Object({

@@ -1,18 +1,11 @@
 import { clientGuards, HttpProblem, readBodyCapped, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import {
-  NoteBody,
-  Payment,
-  PaymentParams,
-  ReasonBody,
-  Receipt,
-  RefundBody,
-  WebhookAck,
-} from "./model.ts";
+import { NoteBody, Payment, ReasonBody, Receipt, RefundBody, WebhookAck } from "./model.ts";
 import {
   getPayment,
   getReceipt,
@@ -60,13 +53,13 @@ export const payments = (deps: PaymentsRoutesDeps) => {
     })
     .get("/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Payment, ...problems("NOT_FOUND") },
       detail: { tags, summary: "One payment (its applicant, staff)", security: readSecurity },
     })
     .post("/:id/refresh/", ({ actor, params }) => refreshPayment(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Payment, ...problems("NOT_FOUND", "PAYMENT_PROVIDER_ERROR") },
       detail: {
         tags,
@@ -78,7 +71,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
     })
     .get("/:id/receipt/", ({ actor, params }) => getReceipt(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Receipt, ...problems("NOT_FOUND", "RECEIPT_NOT_AVAILABLE") },
       detail: {
         tags,
@@ -99,7 +92,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         ),
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(NoteBody),
         response: {
           200: Payment,
@@ -125,7 +118,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         ),
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(ReasonBody),
         response: {
           200: Payment,
@@ -146,7 +139,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
       },
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(RefundBody),
         response: {
           201: Payment,

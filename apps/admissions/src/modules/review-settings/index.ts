@@ -1,9 +1,10 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
-import { ProgramParams, ReviewSettings, ReviewSettingsBody } from "./model.ts";
+import { ReviewSettings, ReviewSettingsBody } from "./model.ts";
 import { getReviewSettings, type ReviewSettingsDeps, setReviewSettings } from "./service.ts";
 
 type Deps = ReviewSettingsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };
@@ -16,7 +17,7 @@ export const reviewSettings = (deps: Deps) =>
     .use(deps.guard)
     .get("/", ({ params }) => getReviewSettings(deps, params.id), {
       auth: ["admin"],
-      params: ProgramParams,
+      params: IdParams,
       response: { 200: ReviewSettings, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: {
         tags,
@@ -30,7 +31,7 @@ export const reviewSettings = (deps: Deps) =>
         setReviewSettings(deps, originOf(actor, clientIp), params.id, body),
       {
         auth: ["admin"],
-        params: ProgramParams,
+        params: IdParams,
         ...jsonBody(ReviewSettingsBody),
         response: { 200: ReviewSettings, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {

@@ -31,5 +31,3 @@ export const ReviewSettings = t.Object({
   ),
 });
 export type ReviewSettings = typeof ReviewSettings.static;
-
-export { ProgramParams } from "../rubric/model.ts";

@@ -1,10 +1,11 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { ApplicationParams, ApplicationReviews, Review, ReviewBody } from "./model.ts";
+import { ApplicationReviews, Review, ReviewBody } from "./model.ts";
 import { getReviews, type ReviewsDeps, saveReview } from "./service.ts";
 
 type Deps = ReviewsDeps & { guard: AuthGuard; trustedProxies: TrustedProxies };

@@ -64,5 +64,3 @@ export const ApplicationReviews = t.Object({
   interview: InterviewSummary,
 });
 export type ApplicationReviews = typeof ApplicationReviews.static;
-
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });

@@ -2,10 +2,11 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import type { Db } from "../../db/client.ts";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
-import { ProgramParams, Rubric, RubricBody } from "./model.ts";
+import { Rubric, RubricBody } from "./model.ts";
 import { getRubric, setRubric } from "./service.ts";
 
 type Deps = { db: Db; now: () => number; guard: AuthGuard; trustedProxies: TrustedProxies };
@@ -18,7 +19,7 @@ export const rubric = (deps: Deps) =>
     .use(deps.guard)
     .get("/", ({ params }) => getRubric(deps.db, params.id), {
       auth: STAFF,
-      params: ProgramParams,
+      params: IdParams,
       response: { 200: Rubric, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "A program's rubric (staff)", security: readSecurity },
     })
@@ -28,7 +29,7 @@ export const rubric = (deps: Deps) =>
         setRubric(deps.db, originOf(actor, clientIp), params.id, body, deps.now()),
       {
         auth: ["admin"],
-        params: ProgramParams,
+        params: IdParams,
         ...jsonBody(RubricBody),
         response: { 200: Rubric, ...problems("FORBIDDEN", "NOT_FOUND", "RUBRIC_IN_USE") },
         detail: {

@@ -42,5 +42,3 @@ export const Rubric = t.Object({
   updatedAt: Timestamp,
 });
 export type Rubric = typeof Rubric.static;
-
-export const ProgramParams = t.Object({ id: t.String({ maxLength: 64 }) });

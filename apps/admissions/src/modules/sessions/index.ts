@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import { noContent, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
-import { SessionPage, SessionParams, SessionQuery, SessionsEnded } from "./model.ts";
+import { SessionPage, SessionQuery, SessionsEnded } from "./model.ts";
 import { endOtherSessions, endSession, listSessions, type SessionsDeps } from "./service.ts";
 
 const tags = ["sessions"];
@@ -42,7 +43,7 @@ export const sessions = (deps: SessionsDeps & { guard: AuthGuard }) =>
       },
       {
         auth: true,
-        params: SessionParams,
+        params: IdParams,
         response: problems("NOT_FOUND"),
         detail: {
           tags,

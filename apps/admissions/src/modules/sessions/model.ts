@@ -26,8 +26,6 @@ export type SessionQuery = typeof SessionQuery.static;
 
 export const SessionPage = Paginated(Session, "My sign-ins, most recently used first");
 
-export const SessionParams = t.Object({ id: t.String({ maxLength: 64 }) });
-
 export const SessionsEnded = t.Object({
   ended: int({ minimum: 0, description: "Sign-ins ended (every one but the caller's)" }),
 });
