@@ -20,17 +20,14 @@ import { registrationEmails } from "./modules/account/service.ts";
 import { api } from "./modules/api/index.ts";
 import { applications } from "./modules/applications/index.ts";
 import type { SubmissionChecks } from "./modules/applications/service.ts";
-import { assignments } from "./modules/assignments/index.ts";
 import { audit } from "./modules/audit/index.ts";
 import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
 import { auth } from "./modules/auth/index.ts";
 import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
-import { calibration } from "./modules/calibration/index.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { conditions } from "./modules/conditions/index.ts";
-import { conflictOfInterest } from "./modules/conflict-of-interest/index.ts";
 import { dataRights } from "./modules/data-rights/index.ts";
 import { decision } from "./modules/decision/index.ts";
 import { deferrals } from "./modules/deferrals/index.ts";
@@ -60,13 +57,10 @@ import {
   stripeProvider,
 } from "./modules/payments/service.ts";
 import { profile } from "./modules/profile/index.ts";
-import { queue } from "./modules/queue/index.ts";
 import { reasons } from "./modules/reasons/index.ts";
 import { references } from "./modules/references/index.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
-import { reviewSettings } from "./modules/review-settings/index.ts";
-import { reviews } from "./modules/reviews/index.ts";
-import { rubric } from "./modules/rubric/index.ts";
+import { review } from "./modules/review/index.ts";
 import { sessions } from "./modules/sessions/index.ts";
 import { signedDocuments } from "./modules/signed-documents/index.ts";
 import { signer } from "./modules/signed-documents/service.ts";
@@ -194,13 +188,7 @@ export function createApp(deps: AppDeps) {
     .use(deferrals({ ...routed, move }))
     .use(interviews({ ...routed, move, mailFrom: deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom }))
     .use(intakes({ ...routed, move }))
-    .use(assignments({ ...routed, move }))
-    .use(reviews({ ...routed, defaultThreshold: disagreementThreshold }))
-    .use(reviewSettings({ ...routed, defaultThreshold: disagreementThreshold }))
-    .use(calibration({ db, guard }))
-    .use(conflictOfInterest(routed))
-    .use(queue({ db, guard }))
-    .use(rubric(routed));
+    .use(review({ ...routed, move, defaultThreshold: disagreementThreshold }));
   const withAccounts = new Elysia()
     .use(
       platform({

@@ -29,7 +29,6 @@ export {
   type Receipt,
 } from "./modules/payments/model.ts";
 export type { Profile, ProfileChange } from "./modules/profile/model.ts";
-export type { QueueItem } from "./modules/queue/model.ts";
 export type {
   RefereeCreate,
   RefereeInvitation,
@@ -39,10 +38,11 @@ export type {
 export { REFERENCE_PAGE } from "./modules/references/service.ts";
 export {
   type ApplicationReviews,
+  type QueueItem,
   RECOMMENDATIONS,
   type Review,
   type ReviewBody,
-} from "./modules/reviews/model.ts";
+} from "./modules/review/model.ts";
 export type { Session } from "./modules/sessions/model.ts";
 export {
   BulkResult,

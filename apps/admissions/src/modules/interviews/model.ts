@@ -124,15 +124,3 @@ export const InterviewQuery = t.Object({
 export type InterviewQuery = typeof InterviewQuery.static;
 
 export const InterviewParams = idParams("interviewId");
-
-/** What the review shows beside the weighted review total (modules/reviews). */
-export const InterviewSummary = t.Object(
-  {
-    score: t.Nullable(
-      t.Number({ description: "Mean of the panel's scores, on the rubric's scale" }),
-    ),
-    scores: int({ minimum: 0, description: "How many panel scores the mean is of" }),
-  },
-  { description: "Interview scores of the application's interviews that were not cancelled" },
-);
-export type InterviewSummary = typeof InterviewSummary.static;

@@ -109,18 +109,3 @@ export const panelOf = async (sql: SQL, interviewId: string): Promise<string[]> 
       user_id: string;
     }[]
   ).map((row) => row.user_id);
-
-/** The mean of the panel scores of an application's interviews not cancelled. */
-export async function scoreSummary(sql: SQL, applicationId: string) {
-  const [row] = (await sql`SELECT count(s.score) AS n, avg(s.score) AS mean
-    FROM interview_scores s JOIN interviews iv ON iv.id = s.interview_id
-    WHERE iv.application_id = ${applicationId} AND iv.status <> 'cancelled'`) as {
-    n: unknown;
-    mean: unknown;
-  }[];
-  const scores = toInt(row?.n ?? 0);
-  return {
-    score: scores ? Math.round(Number(row?.mean) * 100) / 100 : null,
-    scores,
-  };
-}

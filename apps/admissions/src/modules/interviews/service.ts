@@ -14,5 +14,5 @@ export {
   requestReschedule,
 } from "./internal/invitations.ts";
 export { getInterview, listInterviews } from "./internal/read.ts";
-export { interviewSummary, saveInterviewScore } from "./internal/scores.ts";
+export { saveInterviewScore } from "./internal/scores.ts";
 export { createSlot, rescheduleInterview } from "./internal/slots.ts";

@@ -1,5 +1,5 @@
 import { problem } from "../../../problems.ts";
-import { isConflicted } from "../../assignments/service.ts";
+import { isConflicted } from "../../review/service.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import type { InterviewQuery } from "../model.ts";
 import { type InterviewRow, selectInterviews, toInterviews } from "../queries.ts";

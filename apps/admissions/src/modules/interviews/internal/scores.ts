@@ -1,13 +1,11 @@
 import { invalidField } from "@platform/server";
-import type { SQL } from "bun";
 import { toIso } from "../../../db/dialect.ts";
 import { isoAt } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
-import { isConflicted } from "../../assignments/service.ts";
-import { findRubric } from "../../rubric/service.ts";
+import { findRubric, isConflicted } from "../../review/service.ts";
 import { loadApplication, recordAudit } from "../../workflow/service.ts";
-import type { Interview, InterviewSummary, ScoreBody } from "../model.ts";
-import { findInterview, type InterviewRow, panelOf, scoreSummary } from "../queries.ts";
+import type { Interview, ScoreBody } from "../model.ts";
+import { findInterview, type InterviewRow, panelOf } from "../queries.ts";
 import { type InterviewsDeps, loadInterview, type UserOrigin } from "./deps.ts";
 import { closed, showInterview } from "./slots.ts";
 
@@ -85,7 +83,3 @@ export function saveInterviewScore(
     return showInterview(tx, (await findInterview(tx, id)) as InterviewRow, panelist);
   });
 }
-
-/** For the review (modules/reviews): the mean panel score of the application's interviews. */
-export const interviewSummary = (sql: SQL, applicationId: string): Promise<InterviewSummary> =>
-  scoreSummary(sql, applicationId);

@@ -1,10 +1,11 @@
 import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
-import { forUpdateOf, toBool, toInt } from "../../../db/dialect.ts";
+import { toBool, toInt } from "../../../db/dialect.ts";
 import type { User } from "../../users/model.ts";
 import type { Application, Origin } from "../../workflow/model.ts";
 import { recordAudit } from "../../workflow/service.ts";
-import { isConflicted, notifyReviewer } from "./assign.ts";
+import { lockedPool, notifyReviewer, takeAssignment } from "./assignments.ts";
+import { isConflicted } from "./conflict-of-interest.ts";
 
 /*
  * The automatic extra review (docs/admissions.md, "Extra review on disagreement"): when two
@@ -28,14 +29,7 @@ async function leastLoadedEligible(
   db: Db,
   application: Application,
 ): Promise<string | null> {
-  const pool = (await tx`SELECT pr.reviewer_id, pr.last_assigned_at, u.active
-    FROM program_reviewers pr JOIN users u ON u.id = pr.reviewer_id
-    WHERE pr.program_id = ${application.program.id}
-    ORDER BY pr.reviewer_id${forUpdateOf(tx, db.dialect, "pr")}`) as {
-    reviewer_id: string;
-    last_assigned_at: unknown;
-    active: unknown;
-  }[];
+  const pool = await lockedPool(tx, db, application.program.id);
   const candidates: { id: string; load: number; last: string }[] = [];
   for (const member of pool) {
     if (!toBool(member.active)) continue;
@@ -103,15 +97,8 @@ export async function requestExtraReview(
     );
     return { requested: true, reviewerId: null };
   }
-  await tx`INSERT INTO review_assignments ${tx({
-    application_id: application.id,
-    reviewer_id: chosen,
-    // The column needs an account: the reviewer whose save set it off (the audit says so).
-    assigned_by: origin.actor.id,
-    assigned_at: at,
-  })}`;
-  await tx`UPDATE program_reviewers SET last_assigned_at = ${at}
-    WHERE program_id = ${application.program.id} AND reviewer_id = ${chosen}`;
+  // The column needs an account: the reviewer whose save set it off (the audit says so).
+  await takeAssignment(tx, application, chosen, origin.actor.id, at);
   await tx`UPDATE review_extra_requests SET reviewer_id = ${chosen}, resolved_at = ${at}
     WHERE application_id = ${application.id}`;
   await notifyReviewer(tx, chosen, application, at);
