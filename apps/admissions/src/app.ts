@@ -27,10 +27,7 @@ import type { AuthDeps } from "./modules/auth/service.ts";
 import { accessTokens } from "./modules/auth/service.ts";
 import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
-import { conditions } from "./modules/conditions/index.ts";
 import { dataRights } from "./modules/data-rights/index.ts";
-import { decision } from "./modules/decision/index.ts";
-import { deferrals } from "./modules/deferrals/index.ts";
 import { documents } from "./modules/documents/index.ts";
 import {
   DOCUMENT_LIMITS,
@@ -46,6 +43,7 @@ import { intakes } from "./modules/intakes/index.ts";
 import { interviews } from "./modules/interviews/index.ts";
 import { mfa } from "./modules/mfa/index.ts";
 import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
+import { offers } from "./modules/offers/index.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
 import type { ProviderName } from "./modules/payments/model.ts";
@@ -57,7 +55,6 @@ import {
   stripeProvider,
 } from "./modules/payments/service.ts";
 import { profile } from "./modules/profile/index.ts";
-import { reasons } from "./modules/reasons/index.ts";
 import { references } from "./modules/references/index.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
 import { review } from "./modules/review/index.ts";
@@ -182,10 +179,7 @@ export function createApp(deps: AppDeps) {
     deps.documentStorage ?? localDiskStorage(deps.documentsDir ?? DEFAULT_SETTINGS.documentsDir);
   // The decision and review modules, mounted together: see the note on the chain below.
   const reviewing = new Elysia()
-    .use(decision({ ...routed, applications: applicationsDeps }))
-    .use(conditions({ ...routed, move }))
-    .use(reasons(routed))
-    .use(deferrals({ ...routed, move }))
+    .use(offers({ ...routed, move }))
     .use(interviews({ ...routed, move, mailFrom: deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom }))
     .use(intakes({ ...routed, move }))
     .use(review({ ...routed, move, defaultThreshold: disagreementThreshold }));

@@ -17,8 +17,8 @@ export {
   type ProgramDetail,
 } from "./modules/catalog/model.ts";
 export type { DataRequest } from "./modules/data-rights/model.ts";
-export { DECISIONS, type DecisionBody } from "./modules/decision/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
+export { DECISIONS, type DecisionBody } from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
   FEE_STATUSES,

@@ -3,11 +3,16 @@ import { DEFAULT_REMINDERS, DEFAULT_SETTINGS } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
-import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
-import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
 import { eventEffects, publishEvents } from "./modules/events/service.ts";
 import { interviewEffects } from "./modules/interviews/service.ts";
+import {
+  conditionEffects,
+  decisionEffects,
+  expireDueOffers,
+  reasonEffects,
+  settleOverdueConditions,
+} from "./modules/offers/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,
@@ -15,7 +20,6 @@ import {
   notificationEffects,
 } from "./modules/outbox/service.ts";
 import { profileSnapshotEffects } from "./modules/profile/service.ts";
-import { reasonEffects } from "./modules/reasons/service.ts";
 import { sendRefereeReminders } from "./modules/references/service.ts";
 import {
   type ReminderSettings,

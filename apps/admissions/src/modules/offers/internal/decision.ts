@@ -1,9 +1,10 @@
 import { invalidField } from "@platform/server";
+import type { SQL } from "bun";
+import { toInt } from "../../../db/dialect.ts";
 import { isoAt } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
-import type { ApplicationStatus, Move, TransitionEffects } from "../../workflow/model.ts";
+import type { ApplicationStatus, Move } from "../../workflow/model.ts";
 import { normalizeConditions, PLACE_TAKEN, SEAT_HOLDING, seatsOf } from "../../workflow/service.ts";
-import { joinWaitlist, leaveWaitlist } from "./waitlist.ts";
 
 const OFFERS: ReadonlySet<ApplicationStatus> = new Set(["offered", "conditionally_offered"]);
 const MAX_RESPONSE_MS = 366 * 86_400_000;
@@ -61,38 +62,64 @@ function offerColumns(move: Move, settings: DecisionSettings) {
 }
 
 /**
- * The decision rules every move passes through, whichever route asked for it: seats per
- * intake (no more outstanding offers and places than the capacity, no more places taken than
- * the capacity), offer deadlines and conditions, an answer only before the deadline, and the
- * waitlist's positions.
+ * The decision rules of one move, whichever route asked for it: decision fields only on their
+ * own status, an answer only before the offer's deadline, a free seat, the offer's deadline and
+ * conditions, the waitlist's positions; the columns the move writes with them.
  */
-export function decisionEffects(settings: DecisionSettings): TransitionEffects {
-  return {
-    async prepare(move) {
-      assertFieldsApply(move);
-      const { before, to } = move;
-      if (to === "accepted" && before.offer && Date.parse(before.offer.respondBy) <= move.nowMs) {
-        throw problem("OFFER_EXPIRED", {
-          detail: `The offer had to be answered before ${before.offer.respondBy}`,
-          extensions: { respondBy: before.offer.respondBy },
-        });
-      }
-      await assertSeat(move);
-      const columns: Record<string, string | number | null> = {};
-      if (OFFERS.has(to)) Object.assign(columns, offerColumns(move, settings));
-      if (before.status === "waitlisted") {
-        await leaveWaitlist(move.tx, before.intake.id, before.waitlistPosition);
-        columns.waitlist_position = null;
-      }
-      if (to === "waitlisted") {
-        columns.waitlist_position = await joinWaitlist(
-          move.tx,
-          before.intake.id,
-          move.decision.waitlistPosition,
-        );
-      }
-      return columns;
-    },
-    settle: async () => {},
-  };
+export async function decisionColumns(
+  move: Move,
+  settings: DecisionSettings,
+): Promise<Record<string, string | number | null>> {
+  assertFieldsApply(move);
+  const { before, to } = move;
+  if (to === "accepted" && before.offer && Date.parse(before.offer.respondBy) <= move.nowMs) {
+    throw problem("OFFER_EXPIRED", {
+      detail: `The offer had to be answered before ${before.offer.respondBy}`,
+      extensions: { respondBy: before.offer.respondBy },
+    });
+  }
+  await assertSeat(move);
+  const columns: Record<string, string | number | null> = {};
+  if (OFFERS.has(to)) Object.assign(columns, offerColumns(move, settings));
+  if (before.status === "waitlisted") {
+    await leaveWaitlist(move.tx, before.intake.id, before.waitlistPosition);
+    columns.waitlist_position = null;
+  }
+  if (to === "waitlisted") {
+    columns.waitlist_position = await joinWaitlist(
+      move.tx,
+      before.intake.id,
+      move.decision.waitlistPosition,
+    );
+  }
+  return columns;
+}
+
+/**
+ * Waitlist positions per intake are 1..n without gaps. Joining at `position` (default: the
+ * end) moves those at and behind it down one; leaving moves those behind up one. Callers hold
+ * the intake's lock, so positions cannot be handed out twice.
+ */
+async function joinWaitlist(
+  tx: SQL,
+  intakeId: string,
+  wanted: number | undefined,
+): Promise<number> {
+  const [row] = await tx`SELECT count(*) AS total FROM applications
+    WHERE intake_id = ${intakeId} AND status = 'waitlisted'`;
+  const end = toInt(row?.total ?? 0) + 1;
+  const position = Math.min(wanted ?? end, end);
+  if (position < end) {
+    await tx`UPDATE applications SET waitlist_position = waitlist_position + 1
+      WHERE intake_id = ${intakeId} AND status = 'waitlisted'
+        AND waitlist_position >= ${position}`;
+  }
+  return position;
+}
+
+async function leaveWaitlist(tx: SQL, intakeId: string, position: number | null): Promise<void> {
+  if (position === null) return;
+  await tx`UPDATE applications SET waitlist_position = waitlist_position - 1
+    WHERE intake_id = ${intakeId} AND status = 'waitlisted'
+      AND waitlist_position > ${position}`;
 }
