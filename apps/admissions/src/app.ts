@@ -36,8 +36,6 @@ import {
   localDiskStorage,
 } from "./modules/documents/service.ts";
 import { events } from "./modules/events/index.ts";
-import { fee } from "./modules/fee/index.ts";
-import { feeWaiver } from "./modules/fee-waiver/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { intakes } from "./modules/intakes/index.ts";
 import { interviews } from "./modules/interviews/index.ts";
@@ -46,14 +44,7 @@ import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
 import { offers } from "./modules/offers/index.ts";
 import { outbox } from "./modules/outbox/index.ts";
 import { payments } from "./modules/payments/index.ts";
-import type { ProviderName } from "./modules/payments/model.ts";
-import {
-  feeLedger,
-  manualProvider,
-  type PaymentProvider,
-  type PaymentsDeps,
-  stripeProvider,
-} from "./modules/payments/service.ts";
+import { feeLedger, type PaymentsDeps, paymentProviders } from "./modules/payments/service.ts";
 import { profile } from "./modules/profile/index.ts";
 import { references } from "./modules/references/index.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
@@ -154,10 +145,7 @@ export function createApp(deps: AppDeps) {
   const applicationsDeps = { db, now: authDeps.now, move };
   const routed = { db, now: authDeps.now, guard, trustedProxies: deps.trustedProxies };
   const paymentSettings = { ...DEFAULT_SETTINGS.payments, ...deps.payments };
-  const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };
-  if (paymentSettings.stripe) {
-    providers.stripe = stripeProvider(paymentSettings.stripe, logger, paymentSettings.fetch);
-  }
+  const providers = paymentProviders(paymentSettings.stripe, logger, paymentSettings.fetch);
   const paymentsDeps: PaymentsDeps = {
     db,
     logger,
@@ -226,7 +214,6 @@ export function createApp(deps: AppDeps) {
         ...applicationsDeps,
         guard,
         trustedProxies: deps.trustedProxies,
-        payments: paymentsDeps,
       }),
     )
     .use(reviewing)
@@ -301,9 +288,7 @@ export function createApp(deps: AppDeps) {
         signer: signer(deps.signingKey ?? DEFAULT_SETTINGS.signingKey, logger, now),
         verifyBaseUrl: `${portalUrl}/api/v1/signed-documents/verify`,
       }),
-    )
-    .use(fee({ ...paymentsDeps, guard }))
-    .use(feeWaiver({ ...paymentsDeps, guard, trustedProxies: deps.trustedProxies }));
+    );
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import { STRIPE_API_VERSION } from "../src/modules/payments/service.ts";
+import { STRIPE_API_VERSION } from "../src/modules/payments/internal/stripe.ts";
 import { draftWithFee, newPayment, type PaymentJson, pay } from "./payments-support.ts";
 import {
   STAND_IN_SECRET_KEY,

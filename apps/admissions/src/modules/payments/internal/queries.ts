@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { toIso, toIsoOrNull } from "../../db/dialect.ts";
-import type { Payment, PaymentStatus, ProviderName } from "./model.ts";
+import { toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import type { Payment, PaymentStatus, ProviderName } from "../model.ts";
 
 export type PaymentRow = {
   id: string;

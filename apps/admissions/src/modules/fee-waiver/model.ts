@@ -1,1 +1,0 @@
-export { FeeSummary, ReasonBody } from "../payments/model.ts";

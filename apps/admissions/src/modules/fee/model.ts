@@ -1,1 +1,0 @@
-export { FeeSummary } from "../payments/model.ts";
