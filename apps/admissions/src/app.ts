@@ -49,7 +49,6 @@ import { profile } from "./modules/profile/index.ts";
 import { references } from "./modules/references/index.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
 import { review } from "./modules/review/index.ts";
-import { sessions } from "./modules/sessions/index.ts";
 import { signedDocuments } from "./modules/signed-documents/index.ts";
 import { signer } from "./modules/signed-documents/service.ts";
 import { staff } from "./modules/staff/index.ts";
@@ -202,7 +201,6 @@ export function createApp(deps: AppDeps) {
         trustedProxies: deps.trustedProxies,
       }),
     )
-    .use(sessions({ db, store, now, guard }))
     .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
     .use(profile({ db, now, portalUrl, guard }))
     .use(catalog({ ...routed, cache: catalogCache(store) }));

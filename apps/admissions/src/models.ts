@@ -8,7 +8,7 @@
 export type { EmailVerification } from "./modules/account/model.ts";
 export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
 export type { AuditEntry } from "./modules/audit/model.ts";
-export type { Accepted, LoginResult, RegisterBody } from "./modules/auth/model.ts";
+export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
   type Intake,
@@ -43,7 +43,6 @@ export {
   type Review,
   type ReviewBody,
 } from "./modules/review/model.ts";
-export type { Session } from "./modules/sessions/model.ts";
 export {
   BulkResult,
   type BulkTransitionBody,

@@ -15,7 +15,6 @@ import * as payments from "./modules/payments/model.ts";
 import * as profile from "./modules/profile/model.ts";
 import * as references from "./modules/references/model.ts";
 import * as review from "./modules/review/model.ts";
-import * as sessions from "./modules/sessions/model.ts";
 import * as signedDocuments from "./modules/signed-documents/model.ts";
 import * as staff from "./modules/staff/model.ts";
 import * as users from "./modules/users/model.ts";
@@ -51,7 +50,6 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   // Keyed "reviews": a name two modules export (ReviewBody) is published with its module's name,
   // and the review module's has always been ReviewsReviewBody.
   reviews: review,
-  sessions,
   signedDocuments,
   staff,
   webhooks,
