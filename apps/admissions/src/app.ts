@@ -37,7 +37,6 @@ import {
 } from "./modules/documents/service.ts";
 import { events } from "./modules/events/index.ts";
 import { probes } from "./modules/health/index.ts";
-import { intakes } from "./modules/intakes/index.ts";
 import { interviews } from "./modules/interviews/index.ts";
 import { mfa } from "./modules/mfa/index.ts";
 import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
@@ -168,7 +167,6 @@ export function createApp(deps: AppDeps) {
   const reviewing = new Elysia()
     .use(offers({ ...routed, move }))
     .use(interviews({ ...routed, move, mailFrom: deps.mailFrom ?? DEFAULT_SETTINGS.mailFrom }))
-    .use(intakes({ ...routed, move }))
     .use(review({ ...routed, move, defaultThreshold: disagreementThreshold }));
   const withAccounts = new Elysia()
     .use(
@@ -203,7 +201,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(mfa({ ...mfaSettings, guard, rateLimiting, trustedProxies: deps.trustedProxies }))
     .use(profile({ db, now, portalUrl, guard }))
-    .use(catalog({ ...routed, cache: catalogCache(store) }));
+    .use(catalog({ ...routed, move, cache: catalogCache(store) }));
   // Two statements, not one chain: TypeScript gives up on a chain of this many Elysia
   // instances (TS2589, "excessively deep"); the routes and their hooks are the same.
   return withAccounts

@@ -6,7 +6,6 @@ import * as catalog from "./modules/catalog/model.ts";
 import * as dataRights from "./modules/data-rights/model.ts";
 import * as documents from "./modules/documents/model.ts";
 import * as events from "./modules/events/model.ts";
-import * as intakes from "./modules/intakes/model.ts";
 import * as interviews from "./modules/interviews/model.ts";
 import * as mfa from "./modules/mfa/model.ts";
 import * as offers from "./modules/offers/model.ts";
@@ -37,7 +36,6 @@ export const MODELS: Record<string, Record<string, unknown>> = {
   dataRights,
   documents,
   events,
-  intakes,
   // Before interviews: offers' DeferralDecision and interviews' Note are one shape, published
   // under the first name.
   offers,

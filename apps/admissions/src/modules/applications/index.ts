@@ -5,13 +5,12 @@ import { PageQuery, pageOf } from "../../lib/pagination.ts";
 import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import type { User } from "../users/model.ts";
-import { Application, type ApplicationStatus } from "../workflow/model.ts";
+import { Application, ApplicationPage, type ApplicationStatus } from "../workflow/model.ts";
 import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
 import {
   ActionBody,
   ApplicationCreate,
   ApplicationListQuery,
-  ApplicationPage,
   ApplicationUpdate,
   TransitionPage,
   TransitionRequest,

@@ -3,7 +3,6 @@ import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, idInput, int } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
 import {
-  Application,
   ApplicationStatus,
   DecisionFields,
   FormFields,
@@ -118,5 +117,4 @@ export const ApplicationListQuery = t.Object({
 });
 export type ApplicationListQuery = typeof ApplicationListQuery.static;
 
-export const ApplicationPage = Paginated(Application, "A page of applications");
 export const TransitionPage = Paginated(Transition, "An application's history, oldest first");

@@ -1,5 +1,5 @@
-import { toBool, toIso } from "../../db/dialect.ts";
-import type { DocumentType, Intake, Program } from "./model.ts";
+import { toBool, toIso } from "../../../db/dialect.ts";
+import type { DocumentType, Intake, Program } from "../model.ts";
 
 /** Table rows as the database returns them, and their API shapes. */
 export type ProgramRow = {
