@@ -1,61 +1,12 @@
-import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
 import { type Dialect, skipLocked, toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
-import { isoAt, newId } from "../../../lib/ids.ts";
-import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
-import type { TransitionEffects } from "../../workflow/model.ts";
-import type { OutboxEmail, OutboxQuery } from "../model.ts";
-import { emailFor } from "./templates.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import type { OutboxEmail } from "../model.ts";
+
+/* The outbox as rows: claimed for delivery, marked sent or failed, shown to admins. */
 
 /** A file sent with an email (an interview's .ics): its name, MIME type and text. */
 export type EmailAttachment = { name: string; type: string; content: string };
-
-/** Writes an email to the outbox, in the caller's transaction: sent only if the change commits. */
-export async function enqueueEmail(
-  tx: SQL,
-  email: {
-    applicationId: string | null;
-    event: string;
-    to: string;
-    subject: string;
-    body: string;
-    /** The platform's links in `body`, as written there: the only anchors of its HTML part. */
-    links?: readonly string[];
-    attachment?: EmailAttachment;
-  },
-  at: string,
-): Promise<void> {
-  await tx`INSERT INTO email_outbox ${tx({
-    id: newId(),
-    application_id: email.applicationId,
-    event: email.event,
-    to_address: email.to,
-    subject: email.subject,
-    body: email.body,
-    links: JSON.stringify(email.links ?? []),
-    status: "pending",
-    attempts: 0,
-    next_attempt_at: at,
-    created_at: at,
-    attachment_name: email.attachment?.name ?? null,
-    attachment_type: email.attachment?.type ?? null,
-    attachment_content: email.attachment?.content ?? null,
-  })}`;
-}
-
-/** Every applicant-visible move writes the applicant's email in the move's transaction. */
-export const notificationEffects: TransitionEffects = {
-  prepare: async () => ({}),
-  async settle(move, after) {
-    const email = emailFor(after);
-    if (!email) return;
-    await enqueueEmail(
-      move.tx,
-      { applicationId: after.id, event: after.status, to: after.applicant.email, ...email },
-      move.at,
-    );
-  },
-};
 
 export type OutboxRow = {
   id: string;
@@ -144,7 +95,7 @@ export const markFailed = (db: Db, id: string, error: string, retryAtMs: number 
           WHERE id = ${id} AND status = 'pending'`,
   );
 
-const toOutboxEmail = (row: OutboxRow): OutboxEmail => ({
+export const toOutboxEmail = (row: OutboxRow): OutboxEmail => ({
   id: row.id,
   applicationId: row.application_id,
   event: row.event,
@@ -157,35 +108,3 @@ const toOutboxEmail = (row: OutboxRow): OutboxEmail => ({
   createdAt: toIso(row.created_at),
   sentAt: toIsoOrNull(row.sent_at),
 });
-
-/** The outbox, newest first, for admins watching delivery. */
-export function listOutbox(
-  db: Db,
-  query: OutboxQuery,
-  page: Page,
-  requestUrl: string,
-): Promise<PageOf<OutboxEmail>> {
-  return db.run(async (sql) => {
-    const where = [
-      query.status ? sql`status = ${query.status}` : sql`1 = 1`,
-      query.applicationId ? sql`application_id = ${query.applicationId}` : sql`1 = 1`,
-    ].reduce((all, next) => sql`${all} AND ${next}`);
-    const [total] = await sql`SELECT count(*) AS total FROM email_outbox WHERE ${where}`;
-    const rows = (await sql`SELECT * FROM email_outbox WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`) as OutboxRow[];
-    return toPage(requestUrl, page, toInt(total?.total ?? 0), rows.map(toOutboxEmail));
-  });
-}
-
-/** Emails by status (pending is the backlog, dead the ones that ran out of tries): metrics. */
-export function outboxCounts(db: Db): Promise<Record<OutboxRow["status"], number>> {
-  return db.run(async (sql) => {
-    const rows = (await sql`SELECT status, count(*) AS n FROM email_outbox GROUP BY status`) as {
-      status: OutboxRow["status"];
-      n: unknown;
-    }[];
-    const counts = { pending: 0, sent: 0, dead: 0 };
-    for (const row of rows) counts[row.status] = toInt(row.n);
-    return counts;
-  });
-}
