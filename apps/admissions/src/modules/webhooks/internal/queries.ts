@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { toBool, toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import type { WebhookDelivery, WebhookEndpoint } from "./model.ts";
+import { toBool, toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import type { WebhookDelivery, WebhookEndpoint } from "../model.ts";
 
 export type EndpointRow = {
   id: string;
