@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { toInt, toIso } from "../../db/dialect.ts";
-import type { Interview, InterviewStatus } from "./model.ts";
+import { toInt, toIso } from "../../../db/dialect.ts";
+import type { Interview, InterviewStatus } from "../model.ts";
 
 export type InterviewRow = {
   id: string;
