@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
-import { toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
-import type { Reference, ReferenceContent, ReferenceStatus } from "./model.ts";
+import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { isoAt } from "../../../lib/ids.ts";
+import type { Reference, ReferenceContent, ReferenceStatus } from "../model.ts";
 
 /*
  * The references feature's SQL (`reference_requests`). Link tokens arrive here already hashed;
