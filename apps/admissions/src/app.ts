@@ -15,6 +15,8 @@ import {
 } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { type AfterResponse, afterResponse } from "./lib/after-response.ts";
+import { DOCUMENT_LIMITS } from "./lib/files/multipart.ts";
+import { type DocumentStorage, localDiskStorage } from "./lib/files/storage.ts";
 import { account } from "./modules/account/index.ts";
 import { registrationEmails } from "./modules/account/service.ts";
 import { api } from "./modules/api/index.ts";
@@ -29,12 +31,7 @@ import { catalog } from "./modules/catalog/index.ts";
 import { catalogCache } from "./modules/catalog/service.ts";
 import { dataRights } from "./modules/data-rights/index.ts";
 import { documents } from "./modules/documents/index.ts";
-import {
-  DOCUMENT_LIMITS,
-  type DocumentStorage,
-  documentChecklist,
-  localDiskStorage,
-} from "./modules/documents/service.ts";
+import { documentChecklist } from "./modules/documents/service.ts";
 import { events } from "./modules/events/index.ts";
 import { probes } from "./modules/health/index.ts";
 import { interviews } from "./modules/interviews/index.ts";

@@ -6,6 +6,8 @@ import {
   type TrustedProxies,
 } from "@platform/server";
 import { Elysia } from "elysia";
+import { contentDisposition } from "../../lib/files/filename.ts";
+import { assertMultipartHeaders } from "../../lib/files/multipart.ts";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
 import { ApplicationParams } from "../../lib/schema.ts";
@@ -22,8 +24,6 @@ import {
   uploadRequestBody,
 } from "./model.ts";
 import {
-  assertMultipartHeaders,
-  contentDisposition,
   type DocumentsDeps,
   deleteDocument,
   documentPath,

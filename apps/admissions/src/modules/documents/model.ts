@@ -1,9 +1,9 @@
 import { t } from "elysia";
+import { MEDIA_TYPES } from "../../lib/files/file-type.ts";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 import { DocumentType } from "../catalog/model.ts";
-import { MEDIA_TYPES } from "./internal/file-type.ts";
 
 export const DOCUMENT_STATUSES = ["uploaded", "verified", "rejected"] as const;
 export const DocumentStatus = enumOf(DOCUMENT_STATUSES);

@@ -2,15 +2,12 @@ import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { toIso } from "../../db/dialect.ts";
+import { verifiedStream } from "../../lib/files/checksum.ts";
+import { contentDisposition, sanitizeFilename } from "../../lib/files/filename.ts";
+import { receiveUpload } from "../../lib/files/multipart.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
 import { digestOf, newLinkToken } from "../account/service.ts";
-import {
-  contentDisposition,
-  receiveUpload,
-  sanitizeFilename,
-  verifiedStream,
-} from "../documents/service.ts";
 import { enqueueEmail } from "../outbox/service.ts";
 import type { User } from "../users/model.ts";
 import { mailboxKey, normalizeEmail } from "../users/service.ts";

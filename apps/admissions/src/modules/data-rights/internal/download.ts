@@ -1,5 +1,5 @@
+import { verifiedStream } from "../../../lib/files/checksum.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
-import { verifiedStream } from "../../documents/service.ts";
 import { recordAudit } from "../../workflow/service.ts";
 import { insertRequest } from "../queries.ts";
 import { type ActorOrigin, type DataRightsDeps, subjectOf } from "./deps.ts";

@@ -1,5 +1,5 @@
+import { blindFilename } from "../../../lib/files/filename.ts";
 import { notFound } from "../../../problems.ts";
-import { blindFilename } from "../../documents/service.ts";
 import type { User } from "../../users/model.ts";
 import { isBlindFor } from "../../workflow/service.ts";
 import { sameNotFound, staffApplication } from "./access.ts";

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
+import { classify } from "../../../lib/files/file-type.ts";
 import { problem } from "../../../problems.ts";
 import { digestOf } from "../../account/service.ts";
-import { classify } from "../../documents/service.ts";
 import type { ApplicationStatus } from "../../workflow/model.ts";
 import { isFinal } from "../../workflow/service.ts";
 import type { ReferencesDeps } from "./deps.ts";

@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
-import { toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import type { DocumentType } from "../catalog/model.ts";
-import { isStaff, type User } from "../users/model.ts";
-import type { MediaType } from "./internal/file-type.ts";
-import type { Checklist, ChecklistStatus, Document, DocumentStatus } from "./model.ts";
+import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import type { MediaType } from "../../../lib/files/file-type.ts";
+import type { DocumentType } from "../../catalog/model.ts";
+import { isStaff, type User } from "../../users/model.ts";
+import type { Checklist, ChecklistStatus, Document, DocumentStatus } from "../model.ts";
 
 export type DocumentRow = {
   id: string;

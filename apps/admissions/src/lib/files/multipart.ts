@@ -1,6 +1,6 @@
 import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/busboy";
 import { HttpProblem, invalidField } from "@platform/server";
-import { problem } from "../../../problems.ts";
+import { problem } from "../../problems.ts";
 import { SNIFF_BYTES } from "./file-type.ts";
 import type { DocumentStorage, ObjectWriter } from "./storage.ts";
 
