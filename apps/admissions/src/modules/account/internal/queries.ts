@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { toBool, toIsoOrNull } from "../../db/dialect.ts";
-import { isoAt, newId } from "../../lib/ids.ts";
+import { toBool, toIsoOrNull } from "../../../db/dialect.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
 
 /*
  * The account feature's SQL: its links (`account_tokens`) and the account columns it changes
