@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
-import { toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import type { Page } from "../../lib/pagination.ts";
-import { notFound } from "../../problems.ts";
-import type { User } from "../users/model.ts";
-import type { DataRequest, RequestKind, RequestStatus, RequestsQuery } from "./model.ts";
+import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import type { Page } from "../../../lib/pagination.ts";
+import { notFound } from "../../../problems.ts";
+import type { User } from "../../users/model.ts";
+import type { DataRequest, RequestKind, RequestStatus, RequestsQuery } from "../model.ts";
 
 export type RequestRow = {
   id: string;
