@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import type { DocumentKind } from "./model.ts";
+import type { DocumentKind } from "../model.ts";
 
 export type SignedDocumentRow = {
   id: string;
