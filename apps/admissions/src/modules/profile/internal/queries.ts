@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
-import { toInt, toIso, toIsoOrNull } from "../../db/dialect.ts";
-import { newId } from "../../lib/ids.ts";
-import type { Page } from "../../lib/pagination.ts";
-import type { PersonalDetails, Role } from "../users/model.ts";
-import type { Profile, ProfileChange } from "./model.ts";
+import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { newId } from "../../../lib/ids.ts";
+import type { Page } from "../../../lib/pagination.ts";
+import type { PersonalDetails, Role } from "../../users/model.ts";
+import type { Profile, ProfileChange } from "../model.ts";
 
 type ProfileRow = {
   legal_name: string | null;

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { toInt, toIsoOrNull } from "../../db/dialect.ts";
+import { toInt, toIsoOrNull } from "../../../db/dialect.ts";
 
 export type TotpRow = {
   user_id: string;
