@@ -12,7 +12,8 @@
  */
 const MODULES = "^src/modules/";
 const FOUNDATION = "^src/(lib|db)/|^src/problems\\.ts$";
-const ROOTS = "^src/(app|wiring|index|env|config|models|openapi-models)\\.ts$|^src/(cli|seed)/";
+const ROOTS =
+  "^src/(app|areas|wiring|index|env|config|models|openapi-models)\\.ts$|^src/(cli|seed)/";
 
 module.exports = {
   forbidden: [
