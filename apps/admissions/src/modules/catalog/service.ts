@@ -58,6 +58,16 @@ export type { CatalogDeps };
 export { isOpenAt };
 
 /**
+ * A catalog edit: written (with its audit entry) in one transaction, then the public list's
+ * cache dropped, once the edit is committed.
+ */
+async function edit<T>(deps: CatalogDeps, write: (tx: SQL) => Promise<T>): Promise<T> {
+  const done = await deps.db.transaction(write);
+  await deps.cache.invalidate();
+  return done;
+}
+
+/**
  * Public list. Everyone but staff sees active programs only, and their pages come from the
  * shared cache; staff may filter on `active` and always read the database.
  */
@@ -114,7 +124,7 @@ export async function createProgram(
     created_at: at,
     updated_at: at,
   };
-  const created = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     let rows: ProgramRow[];
     try {
       rows = await tx`INSERT INTO programs ${tx(row)} RETURNING *`;
@@ -125,8 +135,6 @@ export async function createProgram(
     await recordAudit(tx, origin, programCreated(program), at);
     return program;
   });
-  await deps.cache.invalidate();
-  return created;
 }
 
 /**
@@ -142,7 +150,7 @@ async function changeProgram(
 ): Promise<Program> {
   const at = isoAt(deps.now());
   const columns = { ...programColumns(patch), updated_at: at };
-  const updated = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     const [current] = (await tx`SELECT * FROM programs p
       WHERE p.id = ${id}${forUpdateOf(tx, deps.db.dialect, "p")}`) as ProgramRow[];
     if (!current) throw notFound("Program");
@@ -156,8 +164,6 @@ async function changeProgram(
     await recordAudit(tx, origin, programChanged(action, toProgram(current), program), at);
     return program;
   });
-  await deps.cache.invalidate();
-  return updated;
 }
 
 export const updateProgram = (
@@ -205,7 +211,7 @@ export async function createIntake(
     created_at: at,
     updated_at: at,
   };
-  const created = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     const [program] = await tx`SELECT id FROM programs WHERE id = ${programId}`;
     if (!program) throw notFound("Program");
     let rows: IntakeRow[];
@@ -218,8 +224,6 @@ export async function createIntake(
     await recordAudit(tx, origin, intakeCreated(intake), at);
     return intake;
   });
-  await deps.cache.invalidate();
-  return created;
 }
 
 export async function updateIntake(
@@ -230,7 +234,7 @@ export async function updateIntake(
 ): Promise<Intake> {
   const nowMs = deps.now();
   const at = isoAt(nowMs);
-  const updated = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     // Locked like every status change locks it, so no acceptance slips past the check below.
     const [current] = (await tx`SELECT * FROM intakes i
       WHERE i.id = ${id}${forUpdateOf(tx, deps.db.dialect, "i")}`) as IntakeRow[];
@@ -261,8 +265,6 @@ export async function updateIntake(
     await recordAudit(tx, origin, intakeUpdated(existing, intake), at);
     return intake;
   });
-  await deps.cache.invalidate();
-  return updated;
 }
 
 /**
