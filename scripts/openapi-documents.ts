@@ -5,6 +5,7 @@
  * apps served on loopback ports. Used by openapi-lint.ts and by packages/client's generator.
  */
 import { createApp as admissionsApp } from "../apps/admissions/src/app.ts";
+import { DEFAULT_SETTINGS as ADMISSIONS_DEFAULTS } from "../apps/admissions/src/config.ts";
 import { openDatabase } from "../apps/admissions/src/db/client.ts";
 import { createApp as benchApp } from "../apps/bench/src/app.ts";
 import type { BenchmarkRunner } from "../apps/bench/src/runner/runner.ts";
@@ -40,6 +41,7 @@ export async function servedDocuments(): Promise<ServedDocument[]> {
       name: "admissions",
       path: "/api/v1/schema/",
       app: admissionsApp({
+        ...ADMISSIONS_DEFAULTS,
         db,
         store: memoryStore(),
         logger,

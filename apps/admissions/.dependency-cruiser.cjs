@@ -2,17 +2,18 @@
  * The admissions app's import rules, checked by `bun run deps` (dependency-cruiser):
  *
  *   lib, db, problems.ts  <  users, auth  <  workflow  <  catalog  <  the feature modules
- *     <  app.ts, wiring.ts, index.ts, cli/, seed/
+ *     <  app.ts, areas.ts, wiring.ts, index.ts, cli/, seed/
  *
  * Each layer imports only the layers left of it, so a change low down never has to know about
  * what sits above it, and no import can close a cycle. Between modules only the public face
  * (`service.ts`, `model.ts`) is imported, plus `auth/guard.ts`, the plugin whose `auth` macro
- * every controller switches on per route.
+ * every controller switches on per route; a module's `internal/` is its own.
  * @type {import("dependency-cruiser").IConfiguration}
  */
 const MODULES = "^src/modules/";
 const FOUNDATION = "^src/(lib|db)/|^src/problems\\.ts$";
-const ROOTS = "^src/(app|wiring|index|env|config|models|openapi-models)\\.ts$|^src/(cli|seed)/";
+const ROOTS =
+  "^src/(app|areas|wiring|index|env|config|models|openapi-models)\\.ts$|^src/(cli|seed)/";
 
 module.exports = {
   forbidden: [
@@ -33,7 +34,8 @@ module.exports = {
     },
     {
       name: "modules-import-roots",
-      comment: "app.ts, wiring.ts and index.ts compose the modules; no module imports them.",
+      comment:
+        "app.ts, areas.ts, wiring.ts and index.ts compose the modules; no module imports them.",
       severity: "error",
       from: { path: MODULES },
       to: { path: ROOTS },
@@ -41,10 +43,10 @@ module.exports = {
     {
       name: "roots-import-internals",
       comment:
-        "app.ts, wiring.ts, index.ts, config.ts, cli/ and seed/ compose modules through their public face too.",
+        "app.ts, areas.ts, wiring.ts, index.ts, config.ts, cli/ and seed/ compose modules through their public face too.",
       severity: "error",
       from: { path: ROOTS },
-      to: { path: "^src/modules/[^/]+/(internal/|queries\\.ts)" },
+      to: { path: "^src/modules/[^/]+/internal/" },
     },
     {
       name: "users-imports-upward",
@@ -93,7 +95,7 @@ module.exports = {
     {
       name: "controller-imports-beyond-service-and-model",
       comment:
-        "A controller (index.ts) calls its own service.ts and validates with its own model.ts; the rest of the module (queries.ts, internal/) is theirs.",
+        "A controller (index.ts) calls its own service.ts and validates with its own model.ts; the module's internal/ is theirs.",
       severity: "error",
       from: { path: "^src/modules/([^/]+)/index\\.ts$" },
       to: {

@@ -15,6 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { createApp } from "../../apps/admissions/src/app.ts";
+import { DEFAULT_SETTINGS } from "../../apps/admissions/src/config.ts";
 import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { afterResponse } from "../../apps/admissions/src/lib/after-response.ts";
 import { createUser } from "../../apps/admissions/src/modules/users/service.ts";
@@ -60,6 +61,7 @@ for (const backend of values.backends.split(",")) {
     }
     const later = afterResponse(createLogger({ service: "admissions", level: "silent" }));
     const app = createApp({
+      ...DEFAULT_SETTINGS,
       afterResponse: later,
       db,
       store: memoryStore(),

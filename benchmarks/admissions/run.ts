@@ -11,6 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { createApp } from "../../apps/admissions/src/app.ts";
+import { DEFAULT_SETTINGS } from "../../apps/admissions/src/config.ts";
 import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { hashPassword } from "../../apps/admissions/src/modules/users/service.ts";
 import { seedDemo } from "../../apps/admissions/src/seed/demo.ts";
@@ -111,6 +112,7 @@ for (const backend of values.backends.split(",")) {
     const programIds = [...new Set(catalog.intakes.map((intake) => intake.programId))];
     const passwordHash = await hashPassword(PASSWORD, COST);
     const app = createApp({
+      ...DEFAULT_SETTINGS,
       db,
       store: memoryStore(),
       logger: createLogger({ service: "admissions", level: "silent" }),

@@ -6,14 +6,13 @@ import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { documentsS3, loadEnv } from "./env.ts";
 import { afterResponse } from "./lib/after-response.ts";
+import { s3Storage } from "./lib/files/s3-storage.ts";
+import { localDiskStorage } from "./lib/files/storage.ts";
 import { admissionsMetrics } from "./metrics.ts";
 import { chainAuditBacklog } from "./modules/audit/service.ts";
-import { documentChecklist, localDiskStorage, s3Storage } from "./modules/documents/service.ts";
 import { dropMailer, smtpMailer } from "./modules/outbox/service.ts";
-import { feeLedger } from "./modules/payments/service.ts";
 import { importSigningKey } from "./modules/signed-documents/service.ts";
-import { secretBox } from "./modules/webhooks/service.ts";
-import { startBackgroundJobs, workflowMoveDeps } from "./wiring.ts";
+import { collaborators, startBackgroundJobs } from "./wiring.ts";
 
 await runService({
   name: "admissions",
@@ -47,25 +46,20 @@ await runService({
       if (swept > 0) logger.info("partial uploads removed", { count: swept });
     }
     const settings = appSettings(env);
-    // Built once: requests and the background jobs move applications through the same effects.
-    const move = workflowMoveDeps(
-      db,
-      { documents: documentChecklist, fees: feeLedger },
-      settings.workflow,
-      settings.mailFrom,
-    );
     if (metrics) admissionsMetrics(metrics, db);
-    const later = afterResponse(logger);
-    const app = createApp({
+    const deps = {
+      ...settings,
       db,
       store,
       logger,
       documentStorage,
-      move,
       metrics,
-      afterResponse: later,
-      ...settings,
-    });
+      afterResponse: afterResponse(logger),
+    };
+    // Built once: requests and the background jobs move applications through the same effects
+    // and seal webhook secrets with the same box.
+    const built = collaborators(deps);
+    const app = createApp(deps, built);
     const mailer = env.SMTP_URL
       ? smtpMailer(env.SMTP_URL, env.ADMISSIONS_MAIL_FROM)
       : dropMailer(logger);
@@ -74,8 +68,8 @@ await runService({
       {
         db,
         logger,
-        now: Date.now,
-        move,
+        now: built.now,
+        move: built.move,
         mailer,
         delivery: deliveryPolicy(env),
         reminders: reminderSettings(env),
@@ -86,8 +80,8 @@ await runService({
         webhooks: {
           db,
           logger,
-          now: Date.now,
-          box: secretBox(settings.webhooks.key ?? settings.jwtSecret),
+          now: built.now,
+          box: built.box,
           allowPrivateTargets: settings.webhooks.allowPrivateTargets,
           policy: settings.webhooks.policy,
           timeoutMs: settings.webhooks.timeoutMs,
@@ -101,7 +95,7 @@ await runService({
       // the app answers a problem+json 413: JSON past 256 KiB, a document past 10 MiB.
       maxRequestBodySize: 11 * 1024 * 1024,
       onShutdown: async () => {
-        await later.settled();
+        await built.afterResponse.settled();
         await jobs.stop();
         mailer.close();
         await store.close();

@@ -8,7 +8,7 @@
 export type { EmailVerification } from "./modules/account/model.ts";
 export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
 export type { AuditEntry } from "./modules/audit/model.ts";
-export type { Accepted, LoginResult, RegisterBody } from "./modules/auth/model.ts";
+export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
   type Intake,
@@ -17,8 +17,8 @@ export {
   type ProgramDetail,
 } from "./modules/catalog/model.ts";
 export type { DataRequest } from "./modules/data-rights/model.ts";
-export { DECISIONS, type DecisionBody } from "./modules/decision/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
+export { DECISIONS, type DecisionBody } from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
   FEE_STATUSES,
@@ -29,7 +29,6 @@ export {
   type Receipt,
 } from "./modules/payments/model.ts";
 export type { Profile, ProfileChange } from "./modules/profile/model.ts";
-export type { QueueItem } from "./modules/queue/model.ts";
 export type {
   RefereeCreate,
   RefereeInvitation,
@@ -39,11 +38,11 @@ export type {
 export { REFERENCE_PAGE } from "./modules/references/service.ts";
 export {
   type ApplicationReviews,
+  type QueueItem,
   RECOMMENDATIONS,
   type Review,
   type ReviewBody,
-} from "./modules/reviews/model.ts";
-export type { Session } from "./modules/sessions/model.ts";
+} from "./modules/review/model.ts";
 export {
   BulkResult,
   type BulkTransitionBody,

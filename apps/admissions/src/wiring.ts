@@ -1,21 +1,34 @@
-import type { Logger } from "@platform/server";
-import { DEFAULT_REMINDERS, DEFAULT_SETTINGS } from "./config.ts";
+import type { Logger, Metrics, SharedStore } from "@platform/server";
+import type { AppSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { type AfterResponse, afterResponse } from "./lib/after-response.ts";
+import { type DocumentStorage, localDiskStorage } from "./lib/files/storage.ts";
+import { registrationEmails } from "./modules/account/service.ts";
 import { type SubmissionChecks, submissionEffects } from "./modules/applications/service.ts";
 import { auditEffects } from "./modules/audit/service.ts";
-import { conditionEffects, settleOverdueConditions } from "./modules/conditions/service.ts";
+import { authGuard, rateLimitGuard } from "./modules/auth/guard.ts";
+import { type AuthDeps, accessTokens } from "./modules/auth/service.ts";
+import { catalogCache } from "./modules/catalog/service.ts";
 import { purgeExpiredPayments } from "./modules/data-rights/service.ts";
-import { decisionEffects, expireDueOffers } from "./modules/decision/service.ts";
+import { documentChecklist } from "./modules/documents/service.ts";
 import { eventEffects, publishEvents } from "./modules/events/service.ts";
 import { interviewEffects } from "./modules/interviews/service.ts";
+import { mfaDeps, mfaSecondFactor } from "./modules/mfa/service.ts";
+import {
+  conditionEffects,
+  decisionEffects,
+  expireDueOffers,
+  reasonEffects,
+  settleOverdueConditions,
+} from "./modules/offers/service.ts";
 import type { Mailer } from "./modules/outbox/service.ts";
 import {
   type DeliveryPolicy,
   deliverDueEmails,
   notificationEffects,
 } from "./modules/outbox/service.ts";
+import { feeLedger, type PaymentsDeps, paymentProviders } from "./modules/payments/service.ts";
 import { profileSnapshotEffects } from "./modules/profile/service.ts";
-import { reasonEffects } from "./modules/reasons/service.ts";
 import { sendRefereeReminders } from "./modules/references/service.ts";
 import {
   type ReminderSettings,
@@ -23,16 +36,107 @@ import {
   sendDecisionDueReminders,
   sendDraftDeadlineNotices,
 } from "./modules/reminders/service.ts";
-import { deliverDueWebhooks, fanOut, type WebhookSender } from "./modules/webhooks/service.ts";
+import { signer } from "./modules/signed-documents/service.ts";
+import { type PasswordCost, PRODUCTION_PASSWORD_COST } from "./modules/users/model.ts";
+import {
+  deliverDueWebhooks,
+  fanOut,
+  secretBox,
+  type WebhookSender,
+} from "./modules/webhooks/service.ts";
 import type { MoveDeps } from "./modules/workflow/model.ts";
 import { combineEffects, startJobs, type WorkflowSettings } from "./modules/workflow/service.ts";
 
 /*
- * The composition root of the lifecycle: which features' effects run on every move, and which
- * background work runs. `modules/workflow` owns the machinery (moving, locks, combining effects,
- * the scheduler) and names no feature; naming them is this file's job, beside app.ts, so no
- * module has to import upward.
+ * The composition root: every collaborator the app and the background pass are made of, built
+ * once here (`collaborators`) from the settings, for app.ts and index.ts alike; which features'
+ * effects run on every move, and which background work runs. `modules/workflow` owns the
+ * machinery (moving, locks, combining effects, the scheduler) and names no feature; naming them
+ * is this file's job, so no module has to import upward.
  */
+
+/** What the app runs on besides its settings; each one left out is the production one. */
+export type Runtime = {
+  db: Db;
+  store: SharedStore;
+  logger: Logger;
+  /** The clock: the real one unless a test sets its own. */
+  now?: () => number;
+  /** argon2id's cost: production's unless a test makes it cheap. */
+  passwordCost?: PasswordCost;
+  /** Where document files live: local disk under `documentsDir` unless given (index.ts: S3). */
+  documentStorage?: DocumentStorage;
+  /** The document and fee checks run at submission: the real ones unless a test swaps them. */
+  submissionChecks?: SubmissionChecks;
+  /** Request metrics, served apart by index.ts (none in most tests). */
+  metrics?: Metrics;
+  /** Work requests start without waiting for it; index.ts waits for it on shutdown. */
+  afterResponse?: AfterResponse;
+};
+
+/** The whole settings object (env.ts's, resolved by config.ts) and the runtime. */
+export type AppDeps = AppSettings & Runtime;
+
+/**
+ * Every collaborator, built once: index.ts builds them and hands the same ones to the app and
+ * the background pass (one set of move effects, one secret box); app.ts builds them when it is
+ * given none (tests, benchmarks, the route table).
+ */
+export function collaborators(deps: AppDeps) {
+  const { db, store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const { sessionTtlMs, portalUrl } = deps;
+  const mfa = mfaDeps({
+    db,
+    store,
+    now,
+    sessionTtlMs,
+    portalUrl,
+    // Unset: derived from the JWT secret (docs/admissions.md, ADMISSIONS_MFA_KEY).
+    keyMaterial: deps.mfaKey ?? deps.jwtSecret,
+    adminRequired: deps.adminMfaRequired,
+  });
+  const auth: AuthDeps = {
+    db,
+    store,
+    tokens: accessTokens(deps.jwtSecret),
+    now,
+    sessionTtlMs,
+    passwordCost: deps.passwordCost ?? PRODUCTION_PASSWORD_COST,
+    throttle: deps.loginThrottle,
+    registration: registrationEmails({ portalUrl, now, store, limits: deps.accountLimits }),
+    secondFactor: mfaSecondFactor(mfa),
+  };
+  const checks = deps.submissionChecks ?? { documents: documentChecklist, fees: feeLedger };
+  const { payments: pay } = deps;
+  const payments: PaymentsDeps = {
+    db,
+    logger,
+    now,
+    providers: paymentProviders(pay.stripe, logger, pay.fetch),
+    defaultProvider: pay.defaultProvider,
+    manualTtlMs: pay.manualTtlMs,
+    manualInstructions: pay.manualInstructions,
+    checkoutTtlMs: pay.checkoutTtlMs,
+  };
+  return {
+    now,
+    auth,
+    mfa,
+    guard: authGuard(auth),
+    rateLimiting: rateLimitGuard(deps.trustedProxies),
+    move: workflowMoveDeps(db, checks, deps.workflow, deps.mailFrom),
+    payments,
+    // Unset: derived from the JWT secret (ADMISSIONS_WEBHOOK_KEY).
+    box: secretBox(deps.webhooks.key ?? deps.jwtSecret),
+    documentStorage: deps.documentStorage ?? localDiskStorage(deps.documentsDir),
+    signer: signer(deps.signingKey, logger, now),
+    cache: catalogCache(store),
+    afterResponse: deps.afterResponse ?? afterResponse(logger),
+  };
+}
+
+export type Collaborators = ReturnType<typeof collaborators>;
 
 /**
  * How every status change is made, whoever asks (a request, a bulk change, the expiry job):
@@ -45,7 +149,7 @@ export const workflowMoveDeps = (
   db: Db,
   checks: SubmissionChecks,
   settings: WorkflowSettings,
-  mailFrom = DEFAULT_SETTINGS.mailFrom,
+  mailFrom: string,
 ): MoveDeps => ({
   dialect: db.dialect,
   effects: combineEffects(
@@ -68,10 +172,10 @@ export type JobsDeps = {
   move: MoveDeps;
   mailer: Mailer;
   delivery: DeliveryPolicy;
-  /** When reminders and digests go out; env.ts's defaults when left out. */
-  reminders?: ReminderSettings;
-  /** Referee reminders: how often, and the portal their new links lead to (env.ts's defaults). */
-  references?: { reminderIntervalMs: number; portalUrl: string };
+  /** When reminders and digests go out. */
+  reminders: ReminderSettings;
+  /** Referee reminders: how often, and the portal their new links lead to. */
+  references: { reminderIntervalMs: number; portalUrl: string };
   /** How webhooks go out; none are posted when left out (events are still published). */
   webhooks?: WebhookSender;
 };
@@ -85,17 +189,10 @@ export type JobsDeps = {
 export async function runJobsOnce(deps: JobsDeps) {
   const expired = await expireDueOffers(deps);
   const conditionsNotMet = await settleOverdueConditions(deps);
-  const reminding = { ...deps, reminders: deps.reminders ?? DEFAULT_REMINDERS };
-  const draftNotices = await sendDraftDeadlineNotices(reminding);
-  const decisionReminders = await sendDecisionDueReminders(reminding);
-  const digests = await sendAdminDigests(reminding);
-  const refereeReminders = await sendRefereeReminders({
-    ...deps,
-    ...(deps.references ?? {
-      reminderIntervalMs: DEFAULT_SETTINGS.references.reminderIntervalMs,
-      portalUrl: DEFAULT_SETTINGS.portalUrl,
-    }),
-  });
+  const draftNotices = await sendDraftDeadlineNotices(deps);
+  const decisionReminders = await sendDecisionDueReminders(deps);
+  const digests = await sendAdminDigests(deps);
+  const refereeReminders = await sendRefereeReminders({ ...deps, ...deps.references });
   const delivered = await deliverDueEmails({ ...deps, policy: deps.delivery });
   const purged = await purgeExpiredPayments(deps.db, deps.now());
   const published = await publishEvents(deps.db, fanOut);

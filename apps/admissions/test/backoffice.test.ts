@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { csvField, csvRow } from "../src/modules/staff/internal/csv.ts";
 import type { Refusal } from "../src/modules/staff/model.ts";
-import { csvField, csvRow } from "../src/modules/staff/service.ts";
 import { type ApplicationJson, createDraft, setupApp, signIn } from "./support.ts";
 import {
   applicationUnderReview,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import type { Calibration, ExtraReviews, Ranking } from "../src/modules/calibration/model.ts";
-import { calibrate, normaliser, spreadOf } from "../src/modules/calibration/service.ts";
+import { calibrate, normaliser, spreadOf } from "../src/modules/review/internal/stats.ts";
+import type { Calibration, ExtraReviews, Ranking } from "../src/modules/review/model.ts";
 import { assignedApplication, poolProgram, scored } from "./review-support.ts";
 import { createIntake, json, type Session, setupApp, signIn } from "./support.ts";
 import { call, expectJson, intakeWithSeats } from "./workflow-support.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { ConditionList } from "../src/modules/conditions/model.ts";
-import { settleOverdueConditions } from "../src/modules/conditions/service.ts";
+import type { ConditionList } from "../src/modules/offers/model.ts";
+import { settleOverdueConditions } from "../src/modules/offers/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { uploaded } from "./files.ts";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { expireDueOffers } from "../src/modules/decision/service.ts";
+import { expireDueOffers } from "../src/modules/offers/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { type ApplicationJson, move, type Paged, setupApp, signIn } from "./support.ts";
 import {

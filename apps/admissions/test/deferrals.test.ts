@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Deferral } from "../src/modules/deferrals/model.ts";
+import type { Deferral } from "../src/modules/offers/model.ts";
 import {
   type ApplicationJson,
   createIntake,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { createApp } from "../src/app.ts";
-import { s3Storage } from "../src/modules/documents/service.ts";
+import { s3Storage } from "../src/lib/files/s3-storage.ts";
 import {
   type DocumentJson,
   documentsPath,

@@ -16,8 +16,9 @@ import {
 } from "../src/modules/account/internal/emails.ts";
 import { dataRightsEmail } from "../src/modules/data-rights/internal/emails.ts";
 import { mfaEmail } from "../src/modules/mfa/internal/emails.ts";
+import { htmlOf } from "../src/modules/outbox/internal/html.ts";
 import { emailFor } from "../src/modules/outbox/internal/templates.ts";
-import { deliverDueEmails, htmlOf, smtpMailer } from "../src/modules/outbox/service.ts";
+import { deliverDueEmails, smtpMailer } from "../src/modules/outbox/service.ts";
 import { profileUpdatedEmail } from "../src/modules/profile/service.ts";
 import {
   referenceReminderEmail,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
 import type { FeedPage } from "../src/modules/events/model.ts";
 import { recordEvent } from "../src/modules/events/service.ts";
 import { documentsPath, uploaded } from "./files.ts";
@@ -9,7 +10,9 @@ import { setupWebhooksApp } from "./webhooks-support.ts";
 import { call, expectJson } from "./workflow-support.ts";
 
 // Manual payment references expire after a minute here, so expiry is reached within a test.
-const ctx = await setupWebhooksApp({ payments: { manualTtlMs: 60_000 } });
+const ctx = await setupWebhooksApp({
+  payments: { ...DEFAULT_SETTINGS.payments, manualTtlMs: 60_000 },
+});
 const admin = await signIn(ctx, "admin");
 const reviewer = await signIn(ctx, "reviewer");
 const applicant = await signIn(ctx);

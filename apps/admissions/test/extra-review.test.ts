@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import type { ExtraReviews } from "../src/modules/calibration/model.ts";
-import type { ApplicationReviews } from "../src/modules/reviews/model.ts";
+import type { ApplicationReviews, ExtraReviews } from "../src/modules/review/model.ts";
 import { assignedApplication, poolProgram, scored } from "./review-support.ts";
 import { type Paged, type Session, setupApp, signIn } from "./support.ts";
 import { call, expectJson } from "./workflow-support.ts";

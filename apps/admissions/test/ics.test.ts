@@ -1,10 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  calendarOf,
-  escapeText,
-  foldLine,
-  parseMailbox,
-} from "../src/modules/interviews/service.ts";
+import { parseMailbox } from "../src/modules/interviews/internal/deps.ts";
+import { calendarOf, escapeText, foldLine } from "../src/modules/interviews/internal/ics.ts";
 
 const event = {
   method: "REQUEST" as const,

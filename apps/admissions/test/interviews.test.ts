@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Interview } from "../src/modules/interviews/model.ts";
-import type { ApplicationReviews } from "../src/modules/reviews/model.ts";
+import type { ApplicationReviews } from "../src/modules/review/model.ts";
 import { type RequestJson, requestErasure } from "./data-rights-support.ts";
 import {
   createSlot,

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { HttpProblem } from "@platform/server";
-import { type ApplicationStatus, STATUSES } from "../src/modules/workflow/model.ts";
 import {
   assertTransition,
   isFinal,
   type Mover,
   moversFor,
   nextStatuses,
-} from "../src/modules/workflow/service.ts";
+} from "../src/modules/workflow/internal/lifecycle.ts";
+import { type ApplicationStatus, STATUSES } from "../src/modules/workflow/model.ts";
 
 /**
  * The lifecycle as issue 5 states it, written out independently of the table, plus issue 7's

@@ -2,13 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Logger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
 import { DEFAULT_DELIVERY_POLICY } from "../src/config.ts";
+import { claimDueEmails } from "../src/modules/outbox/internal/queries.ts";
 import type { OutboxEmail } from "../src/modules/outbox/model.ts";
-import {
-  claimDueEmails,
-  deliverDueEmails,
-  dropMailer,
-  smtpMailer,
-} from "../src/modules/outbox/service.ts";
+import { deliverDueEmails, dropMailer, smtpMailer } from "../src/modules/outbox/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { startSmtpServer } from "./smtp.ts";
 import { type Paged, setupApp, signIn } from "./support.ts";

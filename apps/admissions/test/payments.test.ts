@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
 import {
   draftWithFee,
   newPayment,
@@ -237,7 +238,9 @@ describe("manual payments: staff confirm or fail them; references expire", () =>
   });
 
   test("past its expiry a reference is expired: not confirmable, and a new payment may start", async () => {
-    const short = await setupApp({ payments: { manualTtlMs: 60_000 } });
+    const short = await setupApp({
+      payments: { ...DEFAULT_SETTINGS.payments, manualTtlMs: 60_000 },
+    });
     const staff = await signIn(short, "admin");
     const { applicant, draft } = await draftWithFee(short, staff);
     const payment = await newPayment(short, applicant, draft.id);

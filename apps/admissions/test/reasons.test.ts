@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Reason } from "../src/modules/reasons/model.ts";
+import type { Reason } from "../src/modules/offers/model.ts";
 import type { ReasonStats } from "../src/modules/staff/model.ts";
 import { type ApplicationJson, move, type Paged, setupApp, signIn } from "./support.ts";
 import {

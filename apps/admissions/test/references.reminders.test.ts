@@ -17,7 +17,10 @@ import { setupApp, signIn, takeLinkToken } from "./support.ts";
 import { intakeWithSeats, recordingMailer, testJobs } from "./workflow-support.ts";
 
 // A database of its own: the counts below are of every referee due, so no other suite's.
-const ctx = await setupApp({ portalUrl: PORTAL, references: { linkUsesPerIpPerHour: 1_000_000 } });
+const ctx = await setupApp({
+  portalUrl: PORTAL,
+  references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
+});
 const admin = await signIn(ctx, "admin");
 const { intake } = await intakeWithSeats(ctx, admin);
 const interval = DEFAULT_SETTINGS.references.reminderIntervalMs;

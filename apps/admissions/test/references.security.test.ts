@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger, memorySink } from "@platform/server";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { REFEREES_PER_HOUR } from "../src/modules/references/service.ts";
 import { requestErasure } from "./data-rights-support.ts";
 import { pdf } from "./files.ts";
@@ -22,7 +23,7 @@ import { intakeWithSeats } from "./workflow-support.ts";
 const sink = memorySink();
 const ctx = await setupApp({
   portalUrl: PORTAL,
-  references: { linkUsesPerIpPerHour: 1_000_000 },
+  references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
   logger: createLogger({ service: "admissions", level: "info", sink }),
 });
 const admin = await signIn(ctx, "admin");
@@ -160,7 +161,10 @@ describe("the link's token", () => {
   });
 
   test("per client IP, every use (right or wrong) spends the quota: brute force meets 429", async () => {
-    const limited = await setupApp({ portalUrl: PORTAL, references: { linkUsesPerIpPerHour: 3 } });
+    const limited = await setupApp({
+      portalUrl: PORTAL,
+      references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 3 },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await openLink(limited, `guess-${i}`)).status);
     expect(statuses).toEqual([400, 400, 400, 429]);

@@ -28,7 +28,7 @@ import { intakeWithSeats } from "./workflow-support.ts";
 const ctx = await setupApp({
   portalUrl: PORTAL,
   // Every in-process request comes from one address; the limit has its own suite.
-  references: { linkUsesPerIpPerHour: 1_000_000 },
+  references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
 });
 const admin = await signIn(ctx, "admin");
 const { program, intake } = await intakeWithSeats(ctx, admin);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
-import type { S3Settings } from "../src/modules/documents/service.ts";
+import type { S3Settings } from "../src/lib/files/s3-storage.ts";
 
 /**
  * A local S3-compatible server for the tests: s3rver (pinned in package.json), a JS

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpProblem } from "@platform/server";
-import { localDiskStorage, s3Storage } from "../src/modules/documents/service.ts";
+import { s3Storage } from "../src/lib/files/s3-storage.ts";
+import { localDiskStorage } from "../src/lib/files/storage.ts";
 import { sha256 } from "./files.ts";
 import { startS3, unreachableS3 } from "./s3-server.ts";
 

@@ -2,11 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { DEFAULT_SETTINGS } from "../src/config.ts";
+import { deviceOf } from "../src/modules/auth/internal/device.ts";
 import { openSignIn } from "../src/modules/auth/internal/registry.ts";
 import { startFamily } from "../src/modules/auth/internal/sessions.ts";
+import type { Session as SessionJson } from "../src/modules/auth/model.ts";
 import { type AuthDeps, accessTokens, login as loginService } from "../src/modules/auth/service.ts";
-import type { Session as SessionJson } from "../src/modules/sessions/model.ts";
-import { deviceOf } from "../src/modules/sessions/service.ts";
 import { ALIVE, credentialsWork, ENDED, useCredential } from "./account-support.ts";
 import {
   as,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { localDiskStorage } from "../src/modules/documents/service.ts";
+import { localDiskStorage } from "../src/lib/files/storage.ts";
 
 const root = mkdtempSync(join(tmpdir(), "admissions-storage-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

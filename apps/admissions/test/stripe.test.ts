@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import { STRIPE_API_VERSION } from "../src/modules/payments/service.ts";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
+import { STRIPE_API_VERSION } from "../src/modules/payments/internal/stripe.ts";
 import { draftWithFee, newPayment, type PaymentJson, pay } from "./payments-support.ts";
 import {
   STAND_IN_SECRET_KEY,
@@ -17,6 +18,7 @@ afterAll(() => stripe.stop());
 
 const ctx = await setupApp({
   payments: {
+    ...DEFAULT_SETTINGS.payments,
     stripe: {
       secretKey: STAND_IN_SECRET_KEY,
       webhookSecret: WEBHOOK_SECRET,

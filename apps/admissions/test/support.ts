@@ -9,10 +9,10 @@ import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { type Db, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { afterResponse } from "../src/lib/after-response.ts";
+import { localDiskStorage } from "../src/lib/files/storage.ts";
 import { isoAt } from "../src/lib/ids.ts";
 import type { PageOf } from "../src/lib/pagination.ts";
 import type { Intake, Program } from "../src/modules/catalog/model.ts";
-import { localDiskStorage } from "../src/modules/documents/service.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
 import type { Application } from "../src/modules/workflow/model.ts";
@@ -91,7 +91,11 @@ export const TEST_ACCOUNT_LIMITS = {
   linkUsesPerIpPerHour: 1_000_000,
 };
 
-/** An app on the suite's database and store, with a controllable clock; torn down after all. */
+/**
+ * An app on the suite's database and store, with a controllable clock; torn down after all.
+ * Its settings are env.ts's defaults (`DEFAULT_SETTINGS`) with the test's own on top: a
+ * nested setting is given whole (`{ ...DEFAULT_SETTINGS.webhooks, allowPrivateTargets: true }`).
+ */
 export async function setupApp(overrides: Partial<AppDeps> = {}) {
   const { db, drop } = await testDatabase();
   const store: SharedStore = testStore("admissions");
@@ -99,6 +103,7 @@ export async function setupApp(overrides: Partial<AppDeps> = {}) {
   const documentsDir = mkdtempSync(join(tmpdir(), "admissions-documents-"));
   const documentStorage = localDiskStorage(documentsDir);
   const deps: AppDeps = {
+    ...DEFAULT_SETTINGS,
     db,
     store,
     logger: createLogger({ service: "admissions", level: "silent" }),

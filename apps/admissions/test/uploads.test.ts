@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { problemOf } from "@platform/server/testing";
-import { classify, SNIFF_BYTES } from "../src/modules/documents/service.ts";
+import { classify, SNIFF_BYTES } from "../src/lib/files/file-type.ts";
 import { concat, documentsPath, JPEG, PNG, pdf, streamingUpload, upload } from "./files.ts";
 import { createDraft, createIntake, createProgram, setupApp, signIn } from "./support.ts";
 

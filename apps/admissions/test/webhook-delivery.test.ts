@@ -1,12 +1,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { publishEvents } from "../src/modules/events/service.ts";
+import type { Resolver } from "../src/modules/webhooks/internal/target.ts";
 import type { WebhookDelivery, WebhookEndpoint } from "../src/modules/webhooks/model.ts";
-import {
-  deliverDueWebhooks,
-  fanOut,
-  type Resolver,
-  type WebhookSender,
-} from "../src/modules/webhooks/service.ts";
+import { deliverDueWebhooks, fanOut, type WebhookSender } from "../src/modules/webhooks/service.ts";
 import { createDraft, createIntake, createProgram, type Paged, signIn } from "./support.ts";
 import { RECEIVER_CERT, RECEIVER_NAME, startTlsReceiver } from "./tls-receiver.ts";
 import { createEndpoint, setupWebhooksApp, webhookSender } from "./webhooks-support.ts";

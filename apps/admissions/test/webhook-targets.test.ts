@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadEnv } from "../src/env.ts";
-import { blockedRange, urlProblem } from "../src/modules/webhooks/service.ts";
+import { blockedRange } from "../src/modules/webhooks/internal/address.ts";
+import { urlProblem } from "../src/modules/webhooks/internal/target.ts";
 
 /*
  * Server-side request forgery through webhook targets: one judge of addresses (blockedRange),

@@ -14,7 +14,10 @@ import { call, expectJson } from "./workflow-support.ts";
 
 /** The test app, allowed to post to receivers on 127.0.0.1 (as development is). */
 export const setupWebhooksApp = (overrides: Parameters<typeof setupApp>[0] = {}) =>
-  setupApp({ webhooks: { allowPrivateTargets: true }, ...overrides });
+  setupApp({
+    webhooks: { ...DEFAULT_SETTINGS.webhooks, allowPrivateTargets: true },
+    ...overrides,
+  });
 
 export type Received = { path: string; headers: Headers; body: string };
 

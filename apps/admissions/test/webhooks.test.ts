@@ -4,12 +4,12 @@ import { createMetrics } from "@platform/server";
 import { metricValue, problemOf } from "@platform/server/testing";
 import { admissionsMetrics } from "../src/metrics.ts";
 import type { ChangeEvent } from "../src/modules/events/model.ts";
+import { verifySignature } from "../src/modules/webhooks/internal/signature.ts";
 import type {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookEndpoint,
 } from "../src/modules/webhooks/model.ts";
-import { verifySignature } from "../src/modules/webhooks/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { createDraft, createIntake, createProgram, type Paged, signIn } from "./support.ts";
 import {

@@ -1,6 +1,6 @@
 import { createLogger } from "@platform/server";
 import { problemOf } from "@platform/server/testing";
-import { DEFAULT_DELIVERY_POLICY, DEFAULT_SETTINGS } from "../src/config.ts";
+import { DEFAULT_DELIVERY_POLICY, DEFAULT_REMINDERS, DEFAULT_SETTINGS } from "../src/config.ts";
 import { documentChecklist } from "../src/modules/documents/service.ts";
 import type { Mailer } from "../src/modules/outbox/service.ts";
 import { feeLedger } from "../src/modules/payments/service.ts";
@@ -117,8 +117,14 @@ export function testJobs(
       ctx.db,
       { documents: documentChecklist, fees: feeLedger },
       DEFAULT_SETTINGS.workflow,
+      DEFAULT_SETTINGS.mailFrom,
     ),
     mailer,
     delivery: policy,
+    reminders: DEFAULT_REMINDERS,
+    references: {
+      reminderIntervalMs: DEFAULT_SETTINGS.references.reminderIntervalMs,
+      portalUrl: DEFAULT_SETTINGS.portalUrl,
+    },
   };
 }

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createLogger, createStore, parseTrustedProxies } from "@platform/server";
 import { createApp } from "../app.ts";
+import { DEFAULT_SETTINGS } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 
 type Route = { method: string; path: string; handler: unknown };
@@ -108,6 +109,7 @@ if (import.meta.main) {
   const db = await openDatabase({ url: undefined, sqliteFile: ":memory:" });
   const store = createStore({ prefix: "routes:" });
   const app = createApp({
+    ...DEFAULT_SETTINGS,
     db,
     store,
     logger: createLogger({ service: "admissions", level: "silent" }),

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TString, Type } from "@sinclair/typebox";
 import { t } from "elysia";
 
 type EnumOptions = Parameters<typeof t.UnionEnum>[1];
@@ -36,3 +36,22 @@ export const Id = t.String({ format: "uuid" });
 
 /** Every instant the API shows: ISO-8601 UTC with milliseconds. */
 export const Timestamp = t.String({ format: "date-time" });
+
+type StringOptions = Parameters<typeof t.String>[0];
+
+/**
+ * An id as a request carries it, in a path, a query or a body: a string of at most 64
+ * characters, not checked as a UUID, so an id of another form is simply one that names nothing
+ * (404, or the 422 of the field that holds it).
+ */
+export const idInput = (options: StringOptions = {}) => t.String({ maxLength: 64, ...options });
+
+/** Path parameters that are all ids: `idParams("id", "documentId")` for `/:id/…/:documentId/`. */
+export const idParams = <const K extends string>(...names: K[]) =>
+  t.Object(Object.fromEntries(names.map((name) => [name, idInput()])) as Record<K, TString>);
+
+/** `/:id/`: the one id a path names (a program, a payment, a webhook endpoint…). */
+export const IdParams = idParams("id");
+
+/** `/applications/:id/…`: the routes about one application (its reviews, fee, decision…). */
+export const ApplicationParams = IdParams;

@@ -2,30 +2,16 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { PageQuery, pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
-import {
-  IdempotencyHeaders,
-  Payment,
-  PaymentCreate,
-  PaymentListQuery,
-  PaymentPage,
-} from "../payments/model.ts";
-import {
-  createPayment,
-  idempotencyKeyOf,
-  listPayments,
-  type PaymentsDeps,
-} from "../payments/service.ts";
 import type { User } from "../users/model.ts";
-import { Application, type ApplicationStatus } from "../workflow/model.ts";
+import { Application, ApplicationPage, type ApplicationStatus } from "../workflow/model.ts";
 import { decisionOf, etagOf, originOf, preconditionsOf } from "../workflow/service.ts";
 import {
   ActionBody,
   ApplicationCreate,
   ApplicationListQuery,
-  ApplicationPage,
   ApplicationUpdate,
-  IdParams,
   TransitionPage,
   TransitionRequest,
 } from "./model.ts";
@@ -42,12 +28,9 @@ import {
 export type ApplicationsRoutesDeps = ApplicationsDeps & {
   guard: AuthGuard;
   trustedProxies: TrustedProxies;
-  payments: PaymentsDeps;
 };
 
 const tags = ["applications"];
-// An application's payments are reached through it: its URL names it, the payments module does the work.
-const paymentTags = ["payments"];
 const IfMatch = t.Object({
   "if-match": t.Optional(t.String({ description: 'The ETag you last read, e.g. "3"' })),
 });
@@ -286,70 +269,5 @@ export const applications = (deps: ApplicationsRoutesDeps) => {
           "Open from every status that is not final, to the applicant and to admins. 409 ILLEGAL_TRANSITION from a final status.",
         security: writeSecurity,
       },
-    })
-    .post(
-      "/:id/payments/",
-      async ({ actor, params, body, headers, set }) => {
-        const key = idempotencyKeyOf(headers["idempotency-key"]);
-        const { payment, replayed } = await createPayment(
-          deps.payments,
-          actor,
-          params.id,
-          body ?? {},
-          key,
-        );
-        set.status = 201;
-        set.headers.location = `/api/v1/payments/${payment.id}/`;
-        if (replayed) set.headers["idempotent-replayed"] = "true";
-        return payment;
-      },
-      {
-        auth: ["applicant"],
-        params: IdParams,
-        headers: IdempotencyHeaders,
-        ...jsonBody(PaymentCreate),
-        response: {
-          201: withHeaders(Payment, "Location", "Idempotent-Replayed"),
-          ...problems(
-            "FORBIDDEN",
-            "NOT_FOUND",
-            "BAD_REQUEST",
-            "IDEMPOTENCY_KEY_MISSING",
-            "IDEMPOTENCY_KEY_REUSED",
-            "APPLICATION_NOT_EDITABLE",
-            "FEE_NOT_REQUIRED",
-            "FEE_WAIVED",
-            "FEE_ALREADY_PAID",
-            "PAYMENT_PENDING",
-            "PAYMENT_PROVIDER_ERROR",
-          ),
-        },
-        detail: {
-          tags: paymentTags,
-          summary: "Pay your application's fee (Idempotency-Key required)",
-          // Required, though a request without it is answered 400 IDEMPOTENCY_KEY_MISSING (a
-          // code of its own) rather than by the schema's 422.
-          parameters: [{ name: "idempotency-key", in: "header", required: true }],
-          description:
-            "The amount and currency come from the program. The same Idempotency-Key and body return the same payment (header Idempotent-Replayed: true); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; no key is 400 IDEMPOTENCY_KEY_MISSING. `manual` (default) answers with a reference and instructions; `stripe` with a checkoutUrl to send the applicant to. 409: FEE_NOT_REQUIRED, FEE_WAIVED, FEE_ALREADY_PAID, PAYMENT_PENDING (with paymentId), APPLICATION_NOT_EDITABLE.",
-          security: writeSecurity,
-        },
-      },
-    )
-    .get(
-      "/:id/payments/",
-      ({ actor, params, query, request }) =>
-        listPayments(deps.payments, actor, params.id, pageOf(query), request.url),
-      {
-        auth: true,
-        params: IdParams,
-        query: PaymentListQuery,
-        response: { 200: PaymentPage, ...problems("NOT_FOUND") },
-        detail: {
-          tags: paymentTags,
-          summary: "An application's payments (its applicant, staff)",
-          security: readSecurity,
-        },
-      },
-    );
+    });
 };

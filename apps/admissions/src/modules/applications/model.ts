@@ -1,9 +1,8 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, int } from "../../lib/schema.ts";
+import { enumOf, idInput, int } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
 import {
-  Application,
   ApplicationStatus,
   DecisionFields,
   FormFields,
@@ -21,7 +20,7 @@ const FormInput = {
 
 export const ApplicationCreate = t.Object(
   {
-    intakeId: t.String({ maxLength: 64 }),
+    intakeId: idInput(),
     personalStatement: t.Optional(FormInput.personalStatement),
     priorQualification: t.Optional(FormInput.priorQualification),
     priorInstitution: t.Optional(FormInput.priorInstitution),
@@ -96,8 +95,8 @@ export const ApplicationListQuery = t.Object({
       examples: ["submitted,under_review"],
     }),
   ),
-  programId: t.Optional(t.String({ maxLength: 64 })),
-  intakeId: t.Optional(t.String({ maxLength: 64 })),
+  programId: t.Optional(idInput()),
+  intakeId: t.Optional(idInput()),
   search: t.Optional(
     t.String({
       maxLength: 100,
@@ -105,8 +104,7 @@ export const ApplicationListQuery = t.Object({
     }),
   ),
   reviewerId: t.Optional(
-    t.String({
-      maxLength: 64,
+    idInput({
       description: "Staff only: applications assigned to this reviewer (`me`: to you)",
       examples: ["me"],
     }),
@@ -119,6 +117,4 @@ export const ApplicationListQuery = t.Object({
 });
 export type ApplicationListQuery = typeof ApplicationListQuery.static;
 
-export const ApplicationPage = Paginated(Application, "A page of applications");
 export const TransitionPage = Paginated(Transition, "An application's history, oldest first");
-export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });

@@ -1,51 +1,66 @@
 import { HttpProblem, invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import { isUniqueViolation } from "../../db/dialect.ts";
+import { type Dialect, forUpdateOf, isUniqueViolation } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
-import type { Page } from "../../lib/pagination.ts";
-import { problem } from "../../problems.ts";
+import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
+import { notFound, problem } from "../../problems.ts";
+import type { DocumentType, Program } from "../catalog/model.ts";
 import { findIntakeWithProgram } from "../catalog/service.ts";
+import { recordEvent } from "../events/service.ts";
 import { profileSnapshot } from "../profile/service.ts";
-import type { User } from "../users/model.ts";
-import type { Application, MoveRequest, Origin, Precondition } from "../workflow/model.ts";
+import { isStaff, type User } from "../users/model.ts";
+import type {
+  Application,
+  ApplicationStatus,
+  MoveRequest,
+  Origin,
+  Precondition,
+  TransitionEffects,
+} from "../workflow/model.ts";
 import {
   adjustCount,
   assertVersion,
   blinderFor,
+  countFromTotals,
+  isFinal,
   loadApplication,
   loadForViewer,
   loadVisible,
   lostRace,
   moveApplication,
   recordTransition,
+  toApplication,
 } from "../workflow/service.ts";
 import type { ApplicationsDeps } from "./internal/deps.ts";
-import { assertIntakeOpen } from "./internal/guards.ts";
-import { listTransitions } from "./internal/list.ts";
-import type { ApplicationCreate, ApplicationUpdate } from "./model.ts";
+import { assertIntakeOpen, assertSubmittable, type SubmissionChecks } from "./internal/guards.ts";
+import {
+  countMatching,
+  filtersFor,
+  listTransitions,
+  needsScan,
+  selectPage,
+  whereOf,
+} from "./internal/list.ts";
+import type { ApplicationCreate, ApplicationListQuery, ApplicationUpdate } from "./model.ts";
 
 export type { Origin } from "../workflow/model.ts";
 export type { ApplicationsDeps } from "./internal/deps.ts";
-// What the documents, payments and back-office features read of an application, and the
-// submission checks they fill in: the module's public face for them.
-export {
-  type ApplicationFacts,
-  findApplicationFacts,
-  isClosed,
-  ownApplication,
-  visibleApplication,
-} from "./internal/facts.ts";
-export {
-  type DocumentChecklist,
-  type FeeLedger,
-  type FeeStatus,
-  type SubmissionChecks,
-  submissionEffects,
+/*
+ * Applications: an applicant's drafts, their moves through the lifecycle (submit, accept,
+ * decline, withdraw, any move the table allows), the list and the history; what the documents,
+ * payments and back-office features read of an application, and the submission checks they
+ * fill in (internal/guards.ts).
+ */
+
+// The submission checks' interfaces, which documents and payments implement.
+export type {
+  DocumentChecklist,
+  FeeLedger,
+  FeeStatus,
+  SubmissionChecks,
 } from "./internal/guards.ts";
-
-import { recordEvent } from "../events/service.ts";
-
-export { type Filters, filtersFor, listApplications, whereOf } from "./internal/list.ts";
+/** The list's filters, which the back office's export reads by too. */
+export { type Filters, filtersFor, whereOf } from "./internal/list.ts";
 
 const load = loadApplication;
 
@@ -180,3 +195,138 @@ export const getHistory = (
     await loadVisible(sql, id, viewer);
     return listTransitions(sql, id, viewer, page, requestUrl);
   });
+
+/** What the documents and payments features need to know about an application. */
+export type ApplicationFacts = {
+  id: string;
+  applicantId: string;
+  status: ApplicationStatus;
+  programCode: string;
+  intakeTerm: string;
+  requiredDocuments: DocumentType[];
+  fee: Program["applicationFee"];
+};
+
+type FactsRow = {
+  id: string;
+  applicant_id: string;
+  status: ApplicationStatus;
+  program_code: string;
+  intake_term: string;
+  required_documents: string;
+  application_fee: number;
+  currency: string;
+};
+
+/**
+ * The application with its program's requirements. `lock` (inside a transaction) holds the
+ * application row on PostgreSQL until the transaction ends.
+ */
+export async function findApplicationFacts(
+  sql: SQL,
+  id: string,
+  lock?: { dialect: Dialect },
+): Promise<ApplicationFacts | null> {
+  const [row] = (await sql`SELECT a.id, a.applicant_id, a.status,
+      p.code AS program_code, i.term AS intake_term,
+      p.required_documents, p.application_fee, p.currency
+    FROM applications a
+    JOIN programs p ON p.id = a.program_id
+    JOIN intakes i ON i.id = a.intake_id
+    WHERE a.id = ${id}${lock ? forUpdateOf(sql, lock.dialect, "a") : sql``}`) as FactsRow[];
+  if (!row) return null;
+  return {
+    id: row.id,
+    applicantId: row.applicant_id,
+    status: row.status,
+    programCode: row.program_code,
+    intakeTerm: row.intake_term,
+    requiredDocuments: JSON.parse(row.required_documents) as DocumentType[],
+    fee: { amount: Number(row.application_fee), currency: row.currency },
+  };
+}
+
+/**
+ * The application if `viewer` may see it (its applicant, or staff), else the same 404 as for
+ * an id that does not exist, so ids cannot be probed.
+ */
+export async function visibleApplication(
+  sql: SQL,
+  id: string,
+  viewer: User,
+  lock?: { dialect: Dialect },
+): Promise<ApplicationFacts> {
+  const facts = await findApplicationFacts(sql, id, lock);
+  if (!facts || (facts.applicantId !== viewer.id && !isStaff(viewer.role))) {
+    throw notFound("Application");
+  }
+  return facts;
+}
+
+/** The applicant's own application; anyone else (staff included) gets the 404. */
+export async function ownApplication(
+  sql: SQL,
+  id: string,
+  applicant: User,
+  lock?: { dialect: Dialect },
+): Promise<ApplicationFacts> {
+  const facts = await findApplicationFacts(sql, id, lock);
+  if (!facts || facts.applicantId !== applicant.id) throw notFound("Application");
+  return facts;
+}
+
+export const isClosed = (facts: ApplicationFacts) => isFinal(facts.status);
+
+/**
+ * The submission guards as the lifecycle's first effect: a move to `submitted`, whoever asks,
+ * is refused before any other feature's rule runs or anything is written.
+ */
+export const submissionEffects = (checks: SubmissionChecks): TransitionEffects => ({
+  async prepare(move) {
+    if (move.to !== "submitted") return {};
+    const target = await findIntakeWithProgram(move.tx, move.before.intake.id, move.nowMs);
+    if (!target) throw notFound("Intake");
+    await assertSubmittable(move.tx, checks, {
+      applicationId: move.before.id,
+      applicantId: move.before.applicant.id,
+      ...target,
+      nowMs: move.nowMs,
+    });
+    return {};
+  },
+  settle: async () => {},
+});
+
+/**
+ * Applicants see their own applications, staff everyone's. Without a search term, staff counts
+ * come from the running totals (constant time); a search or an applicant's own list counts the
+ * matching rows, which a search has to scan anyway and an applicant has a handful of.
+ */
+export async function listApplications(
+  deps: ApplicationsDeps,
+  viewer: User,
+  query: ApplicationListQuery,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<Application>> {
+  const filters = filtersFor(viewer, query);
+  const { staff, statuses } = filters;
+  return deps.db.run(async (sql) => {
+    const rows = await selectPage(sql, filters, page);
+    const count =
+      staff && !needsScan(query)
+        ? await countFromTotals(sql, {
+            statuses,
+            programId: query.programId,
+            intakeId: query.intakeId,
+          })
+        : await countMatching(sql, whereOf(sql, filters));
+    const blind = await blinderFor(sql, viewer);
+    return toPage(
+      requestUrl,
+      page,
+      count,
+      rows.map((row) => blind(toApplication(row))),
+    );
+  });
+}

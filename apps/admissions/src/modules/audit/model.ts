@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { Id, int, Timestamp } from "../../lib/schema.ts";
+import { Id, idInput, int, Timestamp } from "../../lib/schema.ts";
 import { ActorRole, AuditAction } from "../workflow/model.ts";
 
 export const AuditEntry = t.Object({
@@ -23,9 +23,9 @@ export type AuditEntry = typeof AuditEntry.static;
 
 export const AuditQuery = t.Object({
   ...PageQuery,
-  actorId: t.Optional(t.String({ maxLength: 64 })),
+  actorId: t.Optional(idInput()),
   action: t.Optional(AuditAction),
-  applicationId: t.Optional(t.String({ maxLength: 64 })),
+  applicationId: t.Optional(idInput()),
   from: t.Optional(t.String({ format: "date-time", description: "At or after" })),
   to: t.Optional(t.String({ format: "date-time", description: "Before" })),
 });

@@ -1,6 +1,15 @@
 import { clientGuards, createRateLimiter, type TrustedProxies } from "@platform/server";
 import { Elysia, t } from "elysia";
-import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
+import {
+  jsonBody,
+  noContent,
+  problems,
+  readSecurity,
+  withHeaders,
+  writeSecurity,
+} from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import { User } from "../users/model.ts";
 import { type AuthGuard, type RateLimitGuard, SESSION_COOKIE } from "./guard.ts";
 import {
@@ -10,9 +19,22 @@ import {
   LoginResult,
   RefreshBody,
   RegisterBody,
+  SessionPage,
+  SessionQuery,
+  SessionsEnded,
   TokenPair,
 } from "./model.ts";
-import { type AuthDeps, csrfTokenFor, login, logout, refresh, register } from "./service.ts";
+import {
+  type AuthDeps,
+  csrfTokenFor,
+  endOtherSessions,
+  endSession,
+  listSessions,
+  login,
+  logout,
+  refresh,
+  register,
+} from "./service.ts";
 
 export type AuthRoutesDeps = AuthDeps & {
   guard: AuthGuard;
@@ -24,6 +46,7 @@ export type AuthRoutesDeps = AuthDeps & {
 
 const SessionCookie = t.Cookie({ [SESSION_COOKIE]: t.Optional(t.String()) });
 const tags = ["auth"];
+const sessionTags = ["sessions"];
 
 export const auth = (deps: AuthRoutesDeps) => {
   const registerLimit = createRateLimiter(
@@ -39,13 +62,12 @@ export const auth = (deps: AuthRoutesDeps) => {
     maxAge: Math.floor(deps.sessionTtlMs / 1000),
   } as const;
 
-  const PREFIX = "/api/v1/auth";
-  return new Elysia({ name: "auth", prefix: PREFIX })
+  return new Elysia({ name: "auth", prefix: "/api/v1" })
     .use(clientGuards(deps.trustedProxies))
     .use(deps.rateLimiting)
     .use(deps.guard)
     .post(
-      "/register/",
+      "/auth/register/",
       async ({ body, set }) => {
         const detail = await register(deps, body);
         set.status = 202;
@@ -64,7 +86,7 @@ export const auth = (deps: AuthRoutesDeps) => {
       },
     )
     .post(
-      "/login/",
+      "/auth/login/",
       async ({ body, clientIp, cookie, request }) => {
         const userAgent = request.headers.get("user-agent");
         const { result, sessionToken } = await login(deps, body, clientIp, userAgent);
@@ -86,7 +108,7 @@ export const auth = (deps: AuthRoutesDeps) => {
         },
       },
     )
-    .post("/refresh/", ({ body }) => refresh(deps, body.refreshToken), {
+    .post("/auth/refresh/", ({ body }) => refresh(deps, body.refreshToken), {
       ...jsonBody(RefreshBody),
       response: { 200: TokenPair, ...problems("INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED") },
       detail: {
@@ -97,7 +119,7 @@ export const auth = (deps: AuthRoutesDeps) => {
       },
     })
     .post(
-      "/logout/",
+      "/auth/logout/",
       async ({ principal, cookie, set }) => {
         await logout(deps, principal);
         // Same attributes as when set: browsers ignore a __Host- cookie update without Secure.
@@ -121,12 +143,12 @@ export const auth = (deps: AuthRoutesDeps) => {
         },
       },
     )
-    .get("/me/", ({ actor }) => actor, {
+    .get("/auth/me/", ({ actor }) => actor, {
       auth: true,
       response: { 200: User },
       detail: { tags, summary: "The signed-in account", security: readSecurity },
     })
-    .get("/csrf/", ({ cookie }) => csrfTokenFor(deps, cookie[SESSION_COOKIE].value), {
+    .get("/auth/csrf/", ({ cookie }) => csrfTokenFor(deps, cookie[SESSION_COOKIE].value), {
       cookie: SessionCookie,
       response: { 200: CsrfToken, ...problems("UNAUTHORIZED") },
       detail: {
@@ -134,5 +156,46 @@ export const auth = (deps: AuthRoutesDeps) => {
         summary: "The CSRF token of the current cookie session",
         security: [{ cookieAuth: [] }],
       },
-    });
+    })
+    .get(
+      "/sessions/",
+      ({ principal, query, request }) => listSessions(deps, principal, pageOf(query), request.url),
+      {
+        auth: true,
+        query: SessionQuery,
+        response: { 200: SessionPage },
+        detail: {
+          tags: sessionTags,
+          summary: "My sign-ins: device, IP, created, last used; `current` marks this one",
+          security: readSecurity,
+        },
+      },
+    )
+    .delete("/sessions/", ({ principal }) => endOtherSessions(deps, principal), {
+      auth: true,
+      response: { 200: SessionsEnded },
+      detail: {
+        tags: sessionTags,
+        summary: "Sign out everywhere else: end every sign-in but this one",
+        security: writeSecurity,
+      },
+    })
+    .delete(
+      "/sessions/:id/",
+      async ({ principal, params, set }) => {
+        await endSession(deps, principal, params.id);
+        set.status = 204;
+      },
+      {
+        auth: true,
+        params: IdParams,
+        response: problems("NOT_FOUND"),
+        detail: {
+          tags: sessionTags,
+          summary: "End one of my sign-ins (its cookie, refresh and access tokens)",
+          security: writeSecurity,
+          responses: noContent("Ended"),
+        },
+      },
+    );
 };

@@ -1,5 +1,6 @@
 import { t } from "elysia";
-import { int } from "../../lib/schema.ts";
+import { PageQuery, Paginated } from "../../lib/pagination.ts";
+import { Id, int, Timestamp } from "../../lib/schema.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
 
 export const RegisterBody = t.Object(
@@ -71,3 +72,33 @@ export const LoginResult = t.Composite(
 export type LoginResult = typeof LoginResult.static;
 
 export const CsrfToken = t.Object({ csrfToken: t.String() });
+
+// A user's own sign-ins.
+
+export const Session = t.Object({
+  id: Id,
+  current: t.Boolean({ description: "The sign-in this request was made with" }),
+  device: t.Nullable(
+    t.String({
+      description: "Browser and system read coarsely from the User-Agent at sign-in",
+      examples: ["Firefox on Linux"],
+    }),
+  ),
+  ip: t.Nullable(t.String({ description: "The client's address at sign-in" })),
+  createdAt: Timestamp,
+  lastUsedAt: t.String({
+    format: "date-time",
+    description: "Last request or refresh, to the minute",
+  }),
+  expiresAt: Timestamp,
+});
+export type Session = typeof Session.static;
+
+export const SessionQuery = t.Object(PageQuery);
+export type SessionQuery = typeof SessionQuery.static;
+
+export const SessionPage = Paginated(Session, "My sign-ins, most recently used first");
+
+export const SessionsEnded = t.Object({
+  ended: int({ minimum: 0, description: "Sign-ins ended (every one but the caller's)" }),
+});

@@ -1,59 +1,80 @@
-import { timingSafeEqual } from "node:crypto";
-import { HttpProblem, type SharedStore } from "@platform/server";
-import type { Db } from "../../db/client.ts";
-import { problem } from "../../problems.ts";
+import { jwt } from "@elysiajs/jwt";
+import { HttpProblem } from "@platform/server";
+import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
+import { notFound, problem } from "../../problems.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import {
   findUserByEmail,
   findUserById,
+  hashPassword,
   normalizeEmail,
   type Registration,
+  registerUser,
 } from "../users/service.ts";
-import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from "./internal/jwt.ts";
-import { endSignIn, openSignIn, type SignInOrigin, touchSignIn } from "./internal/registry.ts";
-import { type SecondFactor, standingOf, verifySecondFactor } from "./internal/second-factor.ts";
-import { findFamily, findSession, revokeFamily, rotateRefreshToken } from "./internal/sessions.ts";
+import { fromBearer, fromCookie, invalidToken } from "./internal/credentials.ts";
+import type { AuthDeps, Credentials, Principal } from "./internal/deps.ts";
+import { deviceOf } from "./internal/device.ts";
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  type AccessTokens,
+  AUDIENCE,
+  Claims,
+  ISSUER,
+} from "./internal/jwt.ts";
+import {
+  endOwnSignIn,
+  endSignIn,
+  liveSignIns,
+  openSignIn,
+  type SignInOrigin,
+  type Stores,
+  touchSignIn,
+} from "./internal/registry.ts";
+import { standingOf, verifySecondFactor } from "./internal/second-factor.ts";
+import { findSession, revokeFamily, rotateRefreshToken } from "./internal/sessions.ts";
 import {
   assertLoginAllowed,
   type LoginThrottlePolicy,
   recordLoginFailure,
 } from "./internal/throttle.ts";
-import type { LoginBody, LoginResult, TokenPair } from "./model.ts";
+import type { LoginBody, LoginResult, RegisterBody, Session, TokenPair } from "./model.ts";
 
-export { accessTokens } from "./internal/jwt.ts";
-// Re-authentication and each account's sign-ins: the account and sessions features use these.
-export { confirmPassword } from "./internal/reauth.ts";
-export { REGISTRATION_ACCEPTED, register } from "./internal/register.ts";
-export {
-  endOwnSignIn,
-  endSignInsOf,
-  liveSignIns,
-  type SignIn,
-  type SignInOrigin,
-} from "./internal/registry.ts";
+/*
+ * Who is calling: registration, sign-in (password, then the second factor the mfa module
+ * plugs in), access and refresh tokens, the session cookie with its CSRF token, and each
+ * account's sign-ins (listed and ended by their owner, ended by a password change or reset).
+ */
+
 export type { SecondFactor, SecondFactorCodes } from "./internal/second-factor.ts";
-export type { LoginThrottlePolicy } from "./internal/throttle.ts";
+export type { AuthDeps, Credentials, LoginThrottlePolicy, Principal };
 
-export type AuthDeps = {
-  db: Db;
-  store: SharedStore;
-  tokens: AccessTokens;
-  now: () => number;
-  /** Lifetime of a sign-in: its session cookie and refresh tokens. */
-  sessionTtlMs: number;
-  passwordCost: PasswordCost;
-  throttle: LoginThrottlePolicy;
-  /**
-   * Registration's emails (the account feature's, wired by app.ts): the new account's
-   * verification link, or a notice to the owner of an address that has an account.
-   */
-  registration?: Registration;
-  /** The mfa module, plugged in by app.ts; without it, a password alone signs in. */
-  secondFactor?: SecondFactor;
-};
-
-/** Who is calling, and with which credential. */
-export type Principal = { user: User; via: "bearer" | "cookie"; familyId: string };
+/** Signs and checks access JWTs; plain functions for the services, no Elysia context needed. */
+export function accessTokens(secret: string): AccessTokens {
+  const signer = jwt({
+    name: "accessJwt",
+    secret,
+    alg: "HS256",
+    iss: ISSUER,
+    aud: AUDIENCE,
+    schema: Claims,
+  }).decorator.accessJwt;
+  return {
+    sign: ({ sub, sid, role }, nowMs) =>
+      signer.sign({ sub, sid, role, exp: Math.floor(nowMs / 1000) + ACCESS_TOKEN_TTL_SECONDS }),
+    async verify(token, nowMs) {
+      // The algorithm is pinned: a token saying `alg: none`, or any algorithm but HS256, is
+      // refused before its signature is even looked at.
+      const payload = await signer.verify(token, {
+        algorithms: ["HS256"],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        currentDate: new Date(nowMs),
+        requiredClaims: ["exp", "sub", "sid"],
+      });
+      return payload ? { sub: payload.sub, sid: payload.sid, role: payload.role } : null;
+    },
+  };
+}
 
 // Unknown emails are checked against this hash too, so response time does not tell which
 // emails have accounts.
@@ -153,16 +174,6 @@ export async function logout(deps: AuthDeps, principal: Principal): Promise<void
   await endSignIn(deps, principal.familyId);
 }
 
-export type Credentials = {
-  authorization: string | null;
-  sessionToken: string | undefined;
-  csrfHeader: string | null;
-  /** POST, PUT, PATCH, DELETE: the methods a cross-site form or script could send. */
-  unsafeMethod: boolean;
-  /** The request's path, for the second factor's enrolment rule. */
-  path?: string;
-};
-
 /**
  * Either credential alone authenticates. An Authorization header, when present, is the one
  * used (a bad one is a 401, never a fall-back to the cookie). The cookie on an unsafe method
@@ -187,63 +198,6 @@ export async function authenticate(
   return principal;
 }
 
-const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i;
-
-const invalidToken = () =>
-  problem("INVALID_TOKEN", {
-    detail: "The access token is invalid, expired or revoked",
-    headers: { "www-authenticate": 'Bearer error="invalid_token"' },
-  });
-
-async function fromBearer(
-  deps: AuthDeps,
-  authorization: string,
-  path: string | null,
-): Promise<Principal> {
-  const invalid = invalidToken;
-  const token = BEARER.exec(authorization.trim())?.[1];
-  if (!token) throw invalid();
-  const claims = await deps.tokens.verify(token, deps.now());
-  if (!claims) throw invalid();
-  const family = await findFamily(deps.store, claims.sid);
-  if (!family || family.userId !== claims.sub) throw invalid();
-  const user = await activeUser(deps, claims.sub);
-  if (!user) throw invalid();
-  if ((await standingOf(deps, user, claims.sid, path)) === "stale") throw invalid();
-  return { user, via: "bearer", familyId: claims.sid };
-}
-
-async function fromCookie(deps: AuthDeps, credentials: Credentials): Promise<Principal> {
-  const session = await findSession(deps.store, credentials.sessionToken ?? "");
-  const user = session && (await activeUser(deps, session.userId));
-  const invalid = () =>
-    problem("INVALID_SESSION", { detail: "The session cookie is invalid or expired" });
-  if (!session || !user) throw invalid();
-  if ((await standingOf(deps, user, session.familyId, credentials.path ?? null)) === "stale") {
-    throw invalid();
-  }
-  if (credentials.unsafeMethod) assertCsrf(credentials.csrfHeader, session.csrfToken);
-  return { user, via: "cookie", familyId: session.familyId };
-}
-
-async function activeUser(deps: AuthDeps, id: string): Promise<User | null> {
-  const user = await findUserById(deps.db, id);
-  return user?.active ? user : null;
-}
-
-function assertCsrf(sent: string | null, expected: string): void {
-  if (!sent) {
-    throw problem("CSRF_TOKEN_MISSING", {
-      detail: "Requests authenticated by the session cookie need the X-CSRF-Token header",
-    });
-  }
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw problem("CSRF_TOKEN_INVALID", { detail: "The X-CSRF-Token header does not match" });
-  }
-}
-
 /** The CSRF token of a cookie session, for clients that lost the one login returned. */
 export async function csrfTokenFor(deps: AuthDeps, sessionToken: string | undefined) {
   const session = sessionToken ? await findSession(deps.store, sessionToken) : null;
@@ -251,4 +205,108 @@ export async function csrfTokenFor(deps: AuthDeps, sessionToken: string | undefi
     throw new HttpProblem("UNAUTHORIZED", { detail: "No valid session cookie was sent" });
   }
   return { csrfToken: session.csrfToken };
+}
+
+/** The answer to every registration: whether the address had an account is not told. */
+export const REGISTRATION_ACCEPTED =
+  "Check your email: we have sent a message to this address about your account";
+
+const NO_EMAILS: Registration = { created: async () => {}, taken: async () => {} };
+
+/**
+ * Registers an applicant. A new address gets its account and a verification link; an address
+ * that has an account is left as it is, and its owner is told (sign in, or reset). The answer
+ * is the same either way, and so is the work before it: the password is hashed (the slow part)
+ * and one transaction writes one email, so neither status, body nor timing says which it was
+ * (benchmarks/admissions/registration-timing.ts measures the last).
+ */
+export async function register(
+  deps: Pick<AuthDeps, "db" | "now" | "passwordCost" | "registration">,
+  body: RegisterBody,
+): Promise<string> {
+  const passwordHash = await hashPassword(body.password, deps.passwordCost);
+  await registerUser(
+    deps.db,
+    { email: body.email, fullName: body.fullName, passwordHash },
+    deps.now(),
+    deps.registration ?? NO_EMAILS,
+  );
+  return REGISTRATION_ACCEPTED;
+}
+
+type ReauthDeps = Pick<AuthDeps, "db" | "store" | "now" | "throttle">;
+
+/**
+ * The signed-in user's password, asked again before a change that could take the account over
+ * (a new password, a new email). A wrong one counts as a failed login of the account and of the
+ * client IP, so a stolen session cannot be used to guess the password: past the login limit
+ * this answers 429 LOGIN_THROTTLED like the login does, even with the right password.
+ */
+export async function confirmPassword(
+  deps: ReauthDeps,
+  email: string,
+  password: string,
+  clientIp: string,
+): Promise<void> {
+  await assertLoginAllowed(deps.store, email, clientIp, deps.now());
+  const account = await findUserByEmail(deps.db, email);
+  if (account && (await Bun.password.verify(password, account.passwordHash))) return;
+  await recordLoginFailure(deps.store, deps.throttle, email, clientIp, deps.now());
+  throw problem("PASSWORD_INCORRECT", { detail: "The current password is incorrect" });
+}
+
+/*
+ * A user's own sign-ins: list them, end one, or end all but this one. Each sign-in is one
+ * login: its session cookie, refresh tokens and access tokens end together.
+ */
+
+export type SessionsDeps = Stores & { now: () => number };
+
+export async function listSessions(
+  deps: SessionsDeps,
+  principal: Principal,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<Session>> {
+  const all = await liveSignIns(deps, principal.user.id);
+  const sessions = all.map((signIn) => ({
+    id: signIn.id,
+    current: signIn.id === principal.familyId,
+    device: deviceOf(signIn.userAgent),
+    ip: signIn.ip,
+    createdAt: signIn.createdAt,
+    lastUsedAt: signIn.lastUsedAt,
+    expiresAt: signIn.expiresAt,
+  }));
+  const results = sessions.slice(page.offset, page.offset + page.limit);
+  return toPage(requestUrl, page, sessions.length, results);
+}
+
+/** Ends one of my sign-ins (this one too). Another account's, or an unknown id: 404. */
+export async function endSession(deps: SessionsDeps, principal: Principal, id: string) {
+  if (!(await endOwnSignIn(deps, principal.user.id, id))) throw notFound("Session");
+}
+
+/** Ends every sign-in of mine but the one this request was made with. */
+export async function endOtherSessions(deps: SessionsDeps, principal: Principal) {
+  return { ended: await endSignInsOf(deps, principal.user.id, principal.familyId) };
+}
+
+/**
+ * Ends every sign-in of the account but `keep` (null: all of them); how many were alive. A
+ * password change or reset ends the others (modules/account, modules/staff).
+ */
+export async function endSignInsOf(
+  deps: Stores,
+  userId: string,
+  keep: string | null,
+): Promise<number> {
+  const rows = (await deps.db.run(
+    (sql) => sql`SELECT id FROM user_sessions WHERE user_id = ${userId}`,
+  )) as { id: string }[];
+  let ended = 0;
+  for (const { id } of rows) {
+    if (id !== keep && (await endSignIn(deps, id))) ended++;
+  }
+  return ended;
 }

@@ -2,6 +2,7 @@ import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
+import { DecisionFields } from "../workflow/model.ts";
 
 export const LEVELS = ["certificate", "diploma", "bachelor", "master", "doctorate"] as const;
 export const Level = enumOf(LEVELS);
@@ -150,4 +151,33 @@ export const ProgramListQuery = t.Object({
 export type ProgramListQuery = typeof ProgramListQuery.static;
 
 export const ProgramPage = Paginated(Program, "A page of programs");
-export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+// An intake's waitlist and decision deadline (staff).
+
+export const PromoteBody = t.Optional(
+  t.Object({
+    respondBy: DecisionFields.respondBy,
+    reason: t.Optional(multiLineText({ maxLength: 2_000 })),
+  }),
+);
+
+export const WaitlistQuery = t.Object(PageQuery);
+
+export const DecisionsDue = t.Object({
+  intakeId: t.String(),
+  decisionsDueAt: t.Nullable(t.String({ format: "date-time" })),
+});
+export type DecisionsDue = typeof DecisionsDue.static;
+
+export const DecisionsDueBody = t.Object(
+  {
+    decisionsDueAt: t.Nullable(
+      t.String({
+        format: "date-time",
+        description: "In the future; null removes the date (and its reminders)",
+      }),
+    ),
+  },
+  { examples: [{ decisionsDueAt: "2026-03-31T17:00:00Z" }] },
+);
+export type DecisionsDueBody = typeof DecisionsDueBody.static;

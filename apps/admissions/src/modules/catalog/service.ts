@@ -1,74 +1,70 @@
+import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import type { Db } from "../../db/client.ts";
-import { forUpdateOf, isUniqueViolation, toInt } from "../../db/dialect.ts";
+import { forUpdateOf, isUniqueViolation, toIsoOrNull } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
-import { containsPattern } from "../../lib/search.ts";
 import { notFound, problem } from "../../problems.ts";
 import { isStaff, type User } from "../users/model.ts";
-import type { Origin } from "../workflow/model.ts";
-import { recordAudit } from "../workflow/service.ts";
-import { programChanged, programCreated } from "./internal/audit.ts";
+import type { Application, Origin } from "../workflow/model.ts";
+import {
+  type ApplicationRow,
+  blinderFor,
+  lockIntake,
+  moveApplication,
+  recordAudit,
+  seatsOf,
+  selectApplications,
+  toApplication,
+} from "../workflow/service.ts";
+import { intakeCreated, intakeUpdated, programChanged, programCreated } from "./internal/audit.ts";
 import type { CatalogDeps } from "./internal/deps.ts";
-import { listIntakes } from "./internal/intakes.ts";
-
-export type { CatalogDeps } from "./internal/deps.ts";
-export { findIntakeWithProgram } from "./internal/intakes.ts";
-export { isOpenAt } from "./queries.ts";
-
+import { checkedWindow, firstWaitlisted, listIntakes, termTaken } from "./internal/intakes.ts";
+import {
+  codeTaken,
+  findProgram,
+  type ListFilters,
+  programColumns,
+  selectPrograms,
+} from "./internal/programs.ts";
+import {
+  type IntakeRow,
+  isOpenAt,
+  type ProgramRow,
+  toIntake,
+  toProgram,
+} from "./internal/queries.ts";
 import type {
+  DecisionsDue,
+  DecisionsDueBody,
+  Intake,
+  IntakeCreate,
+  IntakeUpdate,
   Program,
   ProgramCreate,
   ProgramDetail,
   ProgramListQuery,
   ProgramUpdate,
 } from "./model.ts";
-import { type ProgramRow, toProgram } from "./queries.ts";
 
+/*
+ * The program catalog: programs and their intakes (public to read, staff to edit, every edit
+ * audited), and each intake's seats, waitlist and decision deadline.
+ */
+
+/** Built once by the app: the public list's cache in the shared store. */
 export { catalogCache } from "./internal/cache.ts";
-export { createIntake, updateIntake } from "./internal/intakes.ts";
+export type { CatalogDeps };
+/** Applications check the same opening window the catalog shows (modules/applications). */
+export { isOpenAt };
 
-type Ordering = NonNullable<ProgramListQuery["ordering"]>;
-
-/** Whitelisted ORDER BY clauses: the client picks a key, never SQL. Ties break on id. */
-const ORDER_BY: Record<Ordering, (sql: SQL) => SQL.Query<unknown>> = {
-  name: (sql) => sql`p.name ASC, p.id ASC`,
-  "-name": (sql) => sql`p.name DESC, p.id DESC`,
-  code: (sql) => sql`p.code ASC, p.id ASC`,
-  "-code": (sql) => sql`p.code DESC, p.id DESC`,
-  applicationFee: (sql) => sql`p.application_fee ASC, p.id ASC`,
-  "-applicationFee": (sql) => sql`p.application_fee DESC, p.id DESC`,
-  createdAt: (sql) => sql`p.created_at ASC, p.id ASC`,
-  "-createdAt": (sql) => sql`p.created_at DESC, p.id DESC`,
-};
-
-type ListFilters = Omit<ProgramListQuery, "limit" | "offset"> & Page & { nowIso: string };
-
-async function selectPrograms(db: Db, f: ListFilters) {
-  return db.run(async (sql) => {
-    const conditions = [
-      f.active === undefined ? sql`1 = 1` : sql`p.active = ${f.active}`,
-      f.level ? sql`p.level = ${f.level}` : sql`1 = 1`,
-      f.department ? sql`p.department = ${f.department}` : sql`1 = 1`,
-    ];
-    if (f.search) {
-      const pattern = containsPattern(f.search);
-      conditions.push(sql`(lower(p.name) LIKE ${pattern} ESCAPE '\\'
-        OR lower(p.code) LIKE ${pattern} ESCAPE '\\'
-        OR lower(p.department) LIKE ${pattern} ESCAPE '\\')`);
-    }
-    if (f.openForApplications !== undefined) {
-      const open = sql`EXISTS (SELECT 1 FROM intakes i WHERE i.program_id = p.id
-        AND i.opens_at <= ${f.nowIso} AND i.deadline > ${f.nowIso})`;
-      conditions.push(f.openForApplications ? open : sql`NOT ${open}`);
-    }
-    const where = conditions.reduce((all, next) => sql`${all} AND ${next}`);
-    const orderBy = ORDER_BY[f.ordering ?? "name"](sql);
-    const [total] = await sql`SELECT count(*) AS total FROM programs p WHERE ${where}`;
-    const rows: ProgramRow[] = await sql`SELECT p.* FROM programs p WHERE ${where}
-      ORDER BY ${orderBy} LIMIT ${f.limit} OFFSET ${f.offset}`;
-    return { count: toInt(total?.total), programs: rows.map(toProgram) };
-  });
+/**
+ * A catalog edit: written (with its audit entry) in one transaction, then the public list's
+ * cache dropped, once the edit is committed.
+ */
+async function edit<T>(deps: CatalogDeps, write: (tx: SQL) => Promise<T>): Promise<T> {
+  const done = await deps.db.transaction(write);
+  await deps.cache.invalidate();
+  return done;
 }
 
 /**
@@ -96,13 +92,6 @@ export async function listPrograms(
   return toPage(requestUrl, page, count, programs);
 }
 
-async function findProgram(db: Db, id: string): Promise<Program | null> {
-  const [row] = await db.run(
-    (sql): Promise<ProgramRow[]> => sql`SELECT * FROM programs WHERE id = ${id}`,
-  );
-  return row ? toProgram(row) : null;
-}
-
 /** A program and its intakes. Inactive programs exist only for staff. */
 export async function getProgram(
   deps: CatalogDeps,
@@ -113,30 +102,6 @@ export async function getProgram(
   const visible = program && (program.active || (viewer !== null && isStaff(viewer.role)));
   if (!visible) throw notFound("Program");
   return { ...program, intakes: await listIntakes(deps.db, id, deps.now()) };
-}
-
-const codeTaken = (code: string) =>
-  problem("PROGRAM_CODE_TAKEN", { detail: `A program with code ${code} already exists` });
-
-/** API fields → columns; only these keys ever reach SQL as identifiers. */
-function programColumns(input: ProgramUpdate) {
-  const columns: Record<string, string | number | boolean> = {};
-  if (input.code !== undefined) columns.code = input.code;
-  if (input.name !== undefined) columns.name = input.name.trim();
-  if (input.level !== undefined) columns.level = input.level;
-  if (input.department !== undefined) columns.department = input.department.trim();
-  if (input.description !== undefined) columns.description = input.description;
-  if (input.durationMonths !== undefined) columns.duration_months = input.durationMonths;
-  if (input.applicationFee !== undefined) {
-    columns.application_fee = input.applicationFee.amount;
-    columns.currency = input.applicationFee.currency;
-  }
-  if (input.entryRequirements !== undefined) columns.entry_requirements = input.entryRequirements;
-  if (input.requiredDocuments !== undefined) {
-    columns.required_documents = JSON.stringify(input.requiredDocuments);
-  }
-  if (input.active !== undefined) columns.active = input.active;
-  return columns;
 }
 
 /**
@@ -159,7 +124,7 @@ export async function createProgram(
     created_at: at,
     updated_at: at,
   };
-  const created = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     let rows: ProgramRow[];
     try {
       rows = await tx`INSERT INTO programs ${tx(row)} RETURNING *`;
@@ -170,8 +135,6 @@ export async function createProgram(
     await recordAudit(tx, origin, programCreated(program), at);
     return program;
   });
-  await deps.cache.invalidate();
-  return created;
 }
 
 /**
@@ -187,7 +150,7 @@ async function changeProgram(
 ): Promise<Program> {
   const at = isoAt(deps.now());
   const columns = { ...programColumns(patch), updated_at: at };
-  const updated = await deps.db.transaction(async (tx) => {
+  return edit(deps, async (tx) => {
     const [current] = (await tx`SELECT * FROM programs p
       WHERE p.id = ${id}${forUpdateOf(tx, deps.db.dialect, "p")}`) as ProgramRow[];
     if (!current) throw notFound("Program");
@@ -201,8 +164,6 @@ async function changeProgram(
     await recordAudit(tx, origin, programChanged(action, toProgram(current), program), at);
     return program;
   });
-  await deps.cache.invalidate();
-  return updated;
 }
 
 export const updateProgram = (
@@ -215,3 +176,196 @@ export const updateProgram = (
 /** Hidden from the public and closed to new applications. */
 export const deactivateProgram = (deps: CatalogDeps, origin: Origin, id: string) =>
   changeProgram(deps, origin, id, { active: false }, "program.deactivated");
+
+/**
+ * An intake with its program: what an application is made against. Takes a `sql` handle so
+ * it can run inside the caller's transaction.
+ */
+export async function findIntakeWithProgram(
+  sql: SQL,
+  intakeId: string,
+  nowMs: number,
+): Promise<{ intake: Intake; program: Program } | null> {
+  const [intakeRow] = (await sql`SELECT * FROM intakes WHERE id = ${intakeId}`) as IntakeRow[];
+  if (!intakeRow) return null;
+  const [programRow] = (await sql`SELECT * FROM programs
+    WHERE id = ${intakeRow.program_id}`) as ProgramRow[];
+  if (!programRow) return null;
+  return { intake: toIntake(intakeRow, nowMs), program: toProgram(programRow) };
+}
+
+export async function createIntake(
+  deps: CatalogDeps,
+  origin: Origin,
+  programId: string,
+  input: IntakeCreate,
+): Promise<Intake> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
+  const row = {
+    id: newId(),
+    program_id: programId,
+    term: input.term.trim(),
+    ...checkedWindow(input.opensAt, input.deadline),
+    capacity: input.capacity,
+    created_at: at,
+    updated_at: at,
+  };
+  return edit(deps, async (tx) => {
+    const [program] = await tx`SELECT id FROM programs WHERE id = ${programId}`;
+    if (!program) throw notFound("Program");
+    let rows: IntakeRow[];
+    try {
+      rows = await tx`INSERT INTO intakes ${tx(row)} RETURNING *`;
+    } catch (error) {
+      throw isUniqueViolation(error) ? termTaken(row.term) : error;
+    }
+    const intake = toIntake(rows[0] as IntakeRow, nowMs);
+    await recordAudit(tx, origin, intakeCreated(intake), at);
+    return intake;
+  });
+}
+
+export async function updateIntake(
+  deps: CatalogDeps,
+  origin: Origin,
+  id: string,
+  patch: IntakeUpdate,
+): Promise<Intake> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
+  return edit(deps, async (tx) => {
+    // Locked like every status change locks it, so no acceptance slips past the check below.
+    const [current] = (await tx`SELECT * FROM intakes i
+      WHERE i.id = ${id}${forUpdateOf(tx, deps.db.dialect, "i")}`) as IntakeRow[];
+    if (!current) throw notFound("Intake");
+    if (patch.capacity !== undefined) {
+      const { taken } = await seatsOf(tx, id);
+      if (patch.capacity < taken) {
+        throw problem("CAPACITY_BELOW_TAKEN", {
+          detail: `${taken} places of this intake are already accepted or enrolled`,
+          extensions: { taken },
+        });
+      }
+    }
+    const existing = toIntake(current, nowMs);
+    const columns = {
+      ...(patch.term !== undefined ? { term: patch.term.trim() } : {}),
+      ...(patch.capacity !== undefined ? { capacity: patch.capacity } : {}),
+      ...checkedWindow(patch.opensAt ?? existing.opensAt, patch.deadline ?? existing.deadline),
+      updated_at: at,
+    };
+    let rows: IntakeRow[];
+    try {
+      rows = await tx`UPDATE intakes SET ${tx(columns)} WHERE id = ${id} RETURNING *`;
+    } catch (error) {
+      throw isUniqueViolation(error) ? termTaken(columns.term ?? existing.term) : error;
+    }
+    const intake = toIntake(rows[0] as IntakeRow, nowMs);
+    await recordAudit(tx, origin, intakeUpdated(existing, intake), at);
+    return intake;
+  });
+}
+
+/**
+ * Offers the first waitlisted application of the intake a seat, if one is free (409
+ * NO_SEATS_AVAILABLE otherwise, WAITLIST_EMPTY when nobody waits). The intake is locked before
+ * the first in line is read, so two promotions at once offer two different applicants.
+ */
+export function promoteFromWaitlist(
+  deps: CatalogDeps,
+  origin: Origin,
+  intakeId: string,
+  body: { respondBy?: string | undefined; reason?: string | undefined },
+): Promise<Application> {
+  const nowMs = deps.now();
+  return deps.db.transaction(async (tx) => {
+    await seatsOf(tx, intakeId); // 404 for an unknown intake
+    await lockIntake(tx, deps.db.dialect, intakeId);
+    const first = await firstWaitlisted(tx, intakeId);
+    if (!first) throw problem("WAITLIST_EMPTY", { detail: "Nobody is on this intake's waitlist" });
+    return moveApplication(
+      tx,
+      deps.move,
+      origin,
+      first,
+      {
+        to: "offered",
+        reason: body.reason ?? "Promoted from the waitlist",
+        preconditions: [],
+        decision: { respondBy: body.respondBy },
+        via: "promotion",
+      },
+      nowMs,
+    );
+  });
+}
+
+export const getSeats = (deps: CatalogDeps, intakeId: string) =>
+  deps.db.run((sql) => seatsOf(sql, intakeId));
+
+/** The intake's waitlist in promotion order (blinded for reviewers where the program says). */
+export function listWaitlist(
+  deps: CatalogDeps,
+  viewer: User,
+  intakeId: string,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<Application>> {
+  return deps.db.run(async (sql) => {
+    const seats = await seatsOf(sql, intakeId);
+    const rows = (await sql`${selectApplications(sql)}
+      WHERE a.intake_id = ${intakeId} AND a.status = 'waitlisted'
+      ORDER BY a.waitlist_position ASC, a.id ASC
+      LIMIT ${page.limit} OFFSET ${page.offset}`) as ApplicationRow[];
+    const blind = await blinderFor(sql, viewer);
+    return toPage(
+      requestUrl,
+      page,
+      seats.waitlisted,
+      rows.map((row) => blind(toApplication(row))),
+    );
+  });
+}
+
+export const getDecisionsDue = (deps: CatalogDeps, intakeId: string): Promise<DecisionsDue> =>
+  deps.db.run(async (sql) => {
+    const [row] = await sql`SELECT decisions_due_at FROM intakes WHERE id = ${intakeId}`;
+    if (!row) throw notFound("Intake");
+    return { intakeId, decisionsDueAt: toIsoOrNull(row.decisions_due_at) };
+  });
+
+/**
+ * When the intake's decisions are due (null: no date). Reviewers with applications still
+ * waiting are reminded before it by the background pass, once per due date.
+ */
+export function setDecisionsDue(
+  deps: CatalogDeps,
+  origin: Origin,
+  intakeId: string,
+  body: DecisionsDueBody,
+): Promise<DecisionsDue> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
+  const due = body.decisionsDueAt === null ? null : Date.parse(body.decisionsDueAt);
+  if (due !== null && !(due > nowMs)) {
+    throw invalidField("/body/decisionsDueAt", "must be in the future");
+  }
+  const dueAt = due === null ? null : isoAt(due);
+  return deps.db.transaction(async (tx) => {
+    const [before] = await tx`SELECT decisions_due_at FROM intakes WHERE id = ${intakeId}`;
+    if (!before) throw notFound("Intake");
+    await tx`UPDATE intakes SET decisions_due_at = ${dueAt} WHERE id = ${intakeId}`;
+    await recordAudit(
+      tx,
+      origin,
+      {
+        action: "intake.decisions_due_set",
+        subject: { type: "intake", id: intakeId },
+        details: { from: toIsoOrNull(before.decisions_due_at), to: dueAt },
+      },
+      at,
+    );
+    return { intakeId, decisionsDueAt: dueAt };
+  });
+}

@@ -7,16 +7,10 @@ import {
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
-import {
-  DataRequest,
-  DataRequestPage,
-  ErasureBody,
-  RejectBody,
-  RequestParams,
-  RequestsQuery,
-} from "./model.ts";
+import { DataRequest, DataRequestPage, ErasureBody, RejectBody, RequestsQuery } from "./model.ts";
 import {
   approveErasure,
   cancelErasure,
@@ -134,7 +128,7 @@ export const dataRights = (
     )
     .get("/requests/:id/", ({ actor, params }) => getRequest(deps, actor, params.id), {
       auth: ["applicant", "admin"],
-      params: RequestParams,
+      params: IdParams,
       response: { 200: DataRequest, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "One request (yours, or any for admins)", security: readSecurity },
     })
@@ -143,7 +137,7 @@ export const dataRights = (
       ({ actor, clientIp, params }) => cancelErasure(deps, originOf(actor, clientIp), params.id),
       {
         auth: APPLICANTS,
-        params: RequestParams,
+        params: IdParams,
         response: {
           200: DataRequest,
           ...problems("FORBIDDEN", "NOT_FOUND", "DATA_REQUEST_NOT_PENDING"),
@@ -161,7 +155,7 @@ export const dataRights = (
       ({ actor, clientIp, params }) => approveErasure(deps, originOf(actor, clientIp), params.id),
       {
         auth: ADMINS,
-        params: RequestParams,
+        params: IdParams,
         response: {
           200: DataRequest,
           ...problems("FORBIDDEN", "NOT_FOUND", "DATA_REQUEST_NOT_PENDING"),
@@ -181,7 +175,7 @@ export const dataRights = (
         rejectErasure(deps, originOf(actor, clientIp), params.id, body.note),
       {
         auth: ADMINS,
-        params: RequestParams,
+        params: IdParams,
         ...jsonBody(RejectBody),
         response: {
           200: DataRequest,

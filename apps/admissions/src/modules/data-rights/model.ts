@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 
 export const REQUEST_KINDS = ["export", "erasure"] as const;
@@ -62,9 +62,8 @@ export const RequestsQuery = t.Object({
   ...PageQuery,
   status: t.Optional(enumOf(REQUEST_STATUSES)),
   kind: t.Optional(enumOf(REQUEST_KINDS)),
-  userId: t.Optional(t.String({ maxLength: 64, description: "Admins: one account's requests" })),
+  userId: t.Optional(idInput({ description: "Admins: one account's requests" })),
 });
 export type RequestsQuery = typeof RequestsQuery.static;
 
-export const RequestParams = t.Object({ id: t.String({ maxLength: 64 }) });
 export const DataRequestPage = Paginated(DataRequest, "Data-rights requests, newest first");

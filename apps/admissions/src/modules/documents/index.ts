@@ -6,13 +6,15 @@ import {
   type TrustedProxies,
 } from "@platform/server";
 import { Elysia } from "elysia";
+import { contentDisposition } from "../../lib/files/filename.ts";
+import { assertMultipartHeaders } from "../../lib/files/multipart.ts";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
-  ApplicationParams,
   Checklist,
   Document,
   DocumentListQuery,
@@ -22,8 +24,6 @@ import {
   uploadRequestBody,
 } from "./model.ts";
 import {
-  assertMultipartHeaders,
-  contentDisposition,
   type DocumentsDeps,
   deleteDocument,
   documentPath,

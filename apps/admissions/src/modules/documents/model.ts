@@ -1,9 +1,9 @@
 import { t } from "elysia";
+import { MEDIA_TYPES } from "../../lib/files/file-type.ts";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 import { DocumentType } from "../catalog/model.ts";
-import { MEDIA_TYPES } from "./internal/file-type.ts";
 
 export const DOCUMENT_STATUSES = ["uploaded", "verified", "rejected"] as const;
 export const DocumentStatus = enumOf(DOCUMENT_STATUSES);
@@ -59,11 +59,7 @@ export const ReviewBody = t.Object(
 );
 export type ReviewBody = typeof ReviewBody.static;
 
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const DocumentParams = t.Object({
-  id: t.String({ maxLength: 64 }),
-  documentId: t.String({ maxLength: 64 }),
-});
+export const DocumentParams = idParams("id", "documentId");
 export const DocumentListQuery = t.Object(PageQuery);
 
 /** The multipart body, for the reference only (the route streams it itself). */

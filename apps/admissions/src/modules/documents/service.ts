@@ -1,5 +1,9 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
+import { verifiedStream } from "../../lib/files/checksum.ts";
+import { classify } from "../../lib/files/file-type.ts";
+import { blindFilename } from "../../lib/files/filename.ts";
+import { receiveUpload } from "../../lib/files/multipart.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { type Page, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
@@ -9,27 +13,19 @@ import type { DocumentType } from "../catalog/model.ts";
 import { recordEvent } from "../events/service.ts";
 import type { User } from "../users/model.ts";
 import { isBlindFor, recordAudit } from "../workflow/service.ts";
-import { verifiedStream } from "./internal/checksum.ts";
 import type { DocumentsDeps } from "./internal/deps.ts";
-import { blindFilename } from "./internal/filename.ts";
+import { countOf, type DocumentRow, toChecklist, toDocument } from "./internal/queries.ts";
+import {
+  assertAcceptable,
+  assertAcceptsUploads,
+  documentTypeOf,
+  insertDocument,
+} from "./internal/upload.ts";
 import type { Document, ReviewBody } from "./model.ts";
-import { countOf, type DocumentRow, toChecklist, toDocument } from "./queries.ts";
 
-export { verifiedStream } from "./internal/checksum.ts";
-export type { DocumentsDeps } from "./internal/deps.ts";
-export { classify, SNIFF_BYTES } from "./internal/file-type.ts";
-export { blindFilename, contentDisposition, sanitizeFilename } from "./internal/filename.ts";
-export {
-  assertMultipartHeaders,
-  DOCUMENT_LIMITS,
-  type ReceivedFile,
-  receiveUpload,
-  type UploadLimits,
-} from "./internal/multipart.ts";
-export { type S3Settings, s3Storage } from "./internal/s3-storage.ts";
-export { type DocumentStorage, localDiskStorage } from "./internal/storage.ts";
-export { uploadDocument } from "./internal/upload.ts";
-export { documentPath } from "./queries.ts";
+/** Where a document is read: the Location of a new one. */
+export { documentPath } from "./internal/queries.ts";
+export type { DocumentsDeps };
 
 /** Under blind review a reviewer reads a neutral file name, never the one uploaded. */
 async function forViewer(sql: SQL, viewer: User, applicationId: string, rows: DocumentRow[]) {
@@ -200,3 +196,40 @@ export const documentChecklist: DocumentChecklist = {
     return required.filter((type) => !onFile.has(type));
   },
 };
+
+/**
+ * The applicant attaches a file: ownership, status and the cap are checked before the body is
+ * read; the file streams to storage; its type is decided by its bytes; then the row is written
+ * in a transaction that checks again. A file that fails any check is deleted.
+ */
+export async function uploadDocument(
+  deps: DocumentsDeps,
+  actor: User,
+  applicationId: string,
+  request: Request,
+): Promise<Document> {
+  const facts = await deps.db.run(async (sql) => {
+    const own = await ownApplication(sql, applicationId, actor);
+    await assertAcceptsUploads(sql, own, deps);
+    return own;
+  });
+  const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
+  if (!file) throw invalidField("/body/file", "is required");
+  let stored: { type: DocumentType; mediaType: Document["mediaType"] };
+  try {
+    const type = documentTypeOf(fields.type, facts);
+    const verdict = classify(file.head, file.tail, file.size);
+    assertAcceptable(verdict);
+    await file.writer.commit(file.sha256);
+    stored = { type, mediaType: verdict.mediaType };
+  } catch (error) {
+    await file.writer.abort();
+    throw error;
+  }
+  try {
+    return await insertDocument(deps, actor, applicationId, file, stored);
+  } catch (error) {
+    await deps.storage.remove(file.writer.key).catch(() => {});
+    throw error;
+  }
+}

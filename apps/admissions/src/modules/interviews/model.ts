@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
 
 export const INTERVIEW_STATUSES = [
@@ -75,7 +75,7 @@ export const SlotCreate = t.Object(
     startsAt: t.String({ format: "date-time", description: "In the future" }),
     durationMinutes: int({ minimum: 5, maximum: 480 }),
     ...Where,
-    panel: t.Array(t.String({ maxLength: 64 }), {
+    panel: t.Array(idInput(), {
       minItems: 1,
       maxItems: 10,
       uniqueItems: true,
@@ -102,7 +102,7 @@ export const Reschedule = t.Object({
 });
 export type Reschedule = typeof Reschedule.static;
 
-export const Invite = t.Object({ applicationId: t.String({ maxLength: 64 }) });
+export const Invite = idParams("applicationId");
 export type Invite = typeof Invite.static;
 
 export const Note = t.Optional(t.Object({ note: t.Optional(multiLineText({ maxLength: 2_000 })) }));
@@ -115,7 +115,7 @@ export const ScoreBody = t.Object({
 export type ScoreBody = typeof ScoreBody.static;
 
 export const InterviewQuery = t.Object({
-  applicationId: t.Optional(t.String({ maxLength: 64 })),
+  applicationId: t.Optional(idInput()),
   status: t.Optional(InterviewStatus),
   mine: t.Optional(
     t.BooleanString({ description: "Staff: true for only the interviews whose panel I sit on" }),
@@ -123,16 +123,4 @@ export const InterviewQuery = t.Object({
 });
 export type InterviewQuery = typeof InterviewQuery.static;
 
-export const InterviewParams = t.Object({ interviewId: t.String({ maxLength: 64 }) });
-
-/** What the review shows beside the weighted review total (modules/reviews). */
-export const InterviewSummary = t.Object(
-  {
-    score: t.Nullable(
-      t.Number({ description: "Mean of the panel's scores, on the rubric's scale" }),
-    ),
-    scores: int({ minimum: 0, description: "How many panel scores the mean is of" }),
-  },
-  { description: "Interview scores of the application's interviews that were not cancelled" },
-);
-export type InterviewSummary = typeof InterviewSummary.static;
+export const InterviewParams = idParams("interviewId");

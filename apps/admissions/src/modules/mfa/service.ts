@@ -7,10 +7,6 @@ import { recordAudit } from "../workflow/service.ts";
 import { acceptCode, enabledTotp } from "./internal/codes.ts";
 import { type MfaDeps, mustEnrol, passedKey } from "./internal/deps.ts";
 import { enqueueMfaEmail } from "./internal/emails.ts";
-import { newRecoveryCodes, recoveryCodeHash } from "./internal/recovery.ts";
-import { secretBox } from "./internal/secret.ts";
-import { newTotpSecret, otpauthUri, stepOf } from "./internal/totp.ts";
-import type { DisableBody, MfaStatus, RecoveryCodes, TotpEnrolment } from "./model.ts";
 import {
   consumeRecoveryCode,
   enableTotp,
@@ -20,7 +16,11 @@ import {
   replaceRecoveryCodes,
   savePending,
   type Totp,
-} from "./queries.ts";
+} from "./internal/queries.ts";
+import { newRecoveryCodes, recoveryCodeHash } from "./internal/recovery.ts";
+import { secretBox } from "./internal/secret.ts";
+import { newTotpSecret, otpauthUri, stepOf } from "./internal/totp.ts";
+import type { DisableBody, MfaStatus, RecoveryCodes, TotpEnrolment } from "./model.ts";
 
 export type { MfaDeps } from "./internal/deps.ts";
 export { mfaSecondFactor } from "./internal/second-factor.ts";

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, int, Timestamp } from "../../lib/schema.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "dead"] as const;
 
@@ -24,7 +24,7 @@ export type OutboxEmail = typeof OutboxEmail.static;
 export const OutboxQuery = t.Object({
   ...PageQuery,
   status: t.Optional(enumOf(OUTBOX_STATUSES)),
-  applicationId: t.Optional(t.String({ maxLength: 64 })),
+  applicationId: t.Optional(idInput()),
 });
 export type OutboxQuery = typeof OutboxQuery.static;
 

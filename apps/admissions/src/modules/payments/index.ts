@@ -1,26 +1,37 @@
 import { clientGuards, HttpProblem, readBodyCapped, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
-import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
+import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
+import { ApplicationParams, IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
+  FeeSummary,
+  IdempotencyHeaders,
   NoteBody,
   Payment,
-  PaymentParams,
+  PaymentCreate,
+  PaymentListQuery,
+  PaymentPage,
   ReasonBody,
   Receipt,
   RefundBody,
   WebhookAck,
 } from "./model.ts";
 import {
+  createPayment,
+  getFee,
   getPayment,
   getReceipt,
+  idempotencyKeyOf,
+  listPayments,
   type PaymentsDeps,
   receiveStripeEvent,
   refreshPayment,
   refundPayment,
   settleManual,
+  waiveFee,
 } from "./service.ts";
 
 export type PaymentsRoutesDeps = PaymentsDeps & {
@@ -31,6 +42,7 @@ export type PaymentsRoutesDeps = PaymentsDeps & {
 };
 
 const tags = ["payments"];
+const application = "/applications/:id";
 
 const STRIPE_WEBHOOK_PATH = "/api/v1/payments/webhooks/stripe/";
 /** Stripe's events are a few KiB; anything this large is not one. */
@@ -42,14 +54,15 @@ const isWebhook = (url: string) => {
 };
 
 /**
- * One payment, by id, and the Stripe webhook. The webhook's signature covers the exact bytes
+ * An application's fee (its standing, a waiver) and payments (paying it, the list), one
+ * payment by id (settled, refunded, its receipt), and the Stripe webhook. The webhook's signature covers the exact bytes
  * Stripe sent, but the platform parses JSON bodies before any route sees them; so that request
  * is cloned on arrival (this path only) and the clone's bytes, capped, are what is verified.
  */
 export const payments = (deps: PaymentsRoutesDeps) => {
   const webhookSecret = deps.stripeWebhookSecret;
   const rawRequests = new WeakMap<Request, Request>();
-  return new Elysia({ name: "payments", prefix: "/api/v1/payments" })
+  return new Elysia({ name: "payments", prefix: "/api/v1" })
     .use(clientGuards(deps.trustedProxies))
     .use(deps.guard)
     .onRequest(({ request }) => {
@@ -58,15 +71,79 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         rawRequests.set(request, request.clone() as Request);
       }
     })
-    .get("/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
+    .post(
+      `${application}/payments/`,
+      async ({ actor, params, body, headers, set }) => {
+        const created = await createPayment(
+          deps,
+          actor,
+          params.id,
+          body ?? {},
+          idempotencyKeyOf(headers["idempotency-key"]),
+        );
+        set.status = 201;
+        set.headers.location = `/api/v1/payments/${created.payment.id}/`;
+        if (created.replayed) set.headers["idempotent-replayed"] = "true";
+        return created.payment;
+      },
+      {
+        auth: ["applicant"],
+        params: ApplicationParams,
+        headers: IdempotencyHeaders,
+        ...jsonBody(PaymentCreate),
+        response: {
+          201: withHeaders(Payment, "Location", "Idempotent-Replayed"),
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "BAD_REQUEST",
+            "IDEMPOTENCY_KEY_MISSING",
+            "IDEMPOTENCY_KEY_REUSED",
+            "APPLICATION_NOT_EDITABLE",
+            "FEE_NOT_REQUIRED",
+            "FEE_WAIVED",
+            "FEE_ALREADY_PAID",
+            "PAYMENT_PENDING",
+            "PAYMENT_PROVIDER_ERROR",
+          ),
+        },
+        detail: {
+          tags,
+          summary: "Pay your application's fee (Idempotency-Key required)",
+          // Required, though a request without it is answered 400 IDEMPOTENCY_KEY_MISSING (a
+          // code of its own) rather than by the schema's 422.
+          parameters: [{ name: "idempotency-key", in: "header", required: true }],
+          description:
+            "The amount and currency come from the program. The same Idempotency-Key and body return the same payment (header Idempotent-Replayed: true); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; no key is 400 IDEMPOTENCY_KEY_MISSING. `manual` (default) answers with a reference and instructions; `stripe` with a checkoutUrl to send the applicant to. 409: FEE_NOT_REQUIRED, FEE_WAIVED, FEE_ALREADY_PAID, PAYMENT_PENDING (with paymentId), APPLICATION_NOT_EDITABLE.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      `${application}/payments/`,
+      ({ actor, params, query, request }) =>
+        listPayments(deps, actor, params.id, pageOf(query), request.url),
+      {
+        auth: true,
+        params: ApplicationParams,
+        query: PaymentListQuery,
+        response: { 200: PaymentPage, ...problems("NOT_FOUND") },
+        detail: {
+          tags,
+          summary: "An application's payments (its applicant, staff)",
+          security: readSecurity,
+        },
+      },
+    )
+    .get("/payments/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Payment, ...problems("NOT_FOUND") },
       detail: { tags, summary: "One payment (its applicant, staff)", security: readSecurity },
     })
-    .post("/:id/refresh/", ({ actor, params }) => refreshPayment(deps, actor, params.id), {
+    .post("/payments/:id/refresh/", ({ actor, params }) => refreshPayment(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Payment, ...problems("NOT_FOUND", "PAYMENT_PROVIDER_ERROR") },
       detail: {
         tags,
@@ -76,9 +153,9 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         security: writeSecurity,
       },
     })
-    .get("/:id/receipt/", ({ actor, params }) => getReceipt(deps, actor, params.id), {
+    .get("/payments/:id/receipt/", ({ actor, params }) => getReceipt(deps, actor, params.id), {
       auth: true,
-      params: PaymentParams,
+      params: IdParams,
       response: { 200: Receipt, ...problems("NOT_FOUND", "RECEIPT_NOT_AVAILABLE") },
       detail: {
         tags,
@@ -87,7 +164,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
       },
     })
     .post(
-      "/:id/confirm/",
+      "/payments/:id/confirm/",
       ({ actor, clientIp, params, body }) =>
         settleManual(
           deps,
@@ -99,7 +176,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         ),
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(NoteBody),
         response: {
           200: Payment,
@@ -113,7 +190,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
       },
     )
     .post(
-      "/:id/fail/",
+      "/payments/:id/fail/",
       ({ actor, clientIp, params, body }) =>
         settleManual(
           deps,
@@ -125,7 +202,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         ),
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(ReasonBody),
         response: {
           200: Payment,
@@ -139,14 +216,14 @@ export const payments = (deps: PaymentsRoutesDeps) => {
       },
     )
     .post(
-      "/:id/refunds/",
+      "/payments/:id/refunds/",
       async ({ actor, clientIp, params, body, set }) => {
         set.status = 201;
         return refundPayment(deps, actor, params.id, body, originOf(actor, clientIp).clientIp);
       },
       {
         auth: STAFF,
-        params: PaymentParams,
+        params: IdParams,
         ...jsonBody(RefundBody),
         response: {
           201: Payment,
@@ -168,7 +245,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
       },
     )
     .post(
-      "/webhooks/stripe/",
+      "/payments/webhooks/stripe/",
       async ({ request }) => {
         const raw = rawRequests.get(request);
         if (!webhookSecret || !raw) {
@@ -199,6 +276,45 @@ export const payments = (deps: PaymentsRoutesDeps) => {
           description:
             "Verifies Stripe's documented signature (HMAC-SHA256 over `t.payload` with the endpoint secret, 5-minute tolerance) and applies checkout.session.completed, .async_payment_succeeded, .async_payment_failed and .expired. Each event id is processed once.",
           security: [],
+        },
+      },
+    )
+    .get(`${application}/fee/`, ({ actor, params }) => getFee(deps, actor, params.id), {
+      auth: true,
+      params: ApplicationParams,
+      response: { 200: FeeSummary, ...problems("NOT_FOUND") },
+      detail: {
+        tags,
+        summary: "The fee and whether it is paid, waived or due",
+        security: readSecurity,
+      },
+    })
+    .post(
+      `${application}/fee-waiver/`,
+      async ({ actor, clientIp, params, body, set }) => {
+        set.status = 201;
+        return waiveFee(deps, actor, params.id, body.reason, originOf(actor, clientIp).clientIp);
+      },
+      {
+        auth: STAFF,
+        params: ApplicationParams,
+        ...jsonBody(ReasonBody),
+        response: {
+          201: FeeSummary,
+          ...problems(
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "FEE_ALREADY_PAID",
+            "FEE_WAIVED",
+            "FEE_NOT_REQUIRED",
+            "PAYMENT_PENDING",
+          ),
+        },
+        detail: {
+          tags,
+          summary: "Waive the fee, with a reason (staff)",
+          description: "409 FEE_ALREADY_PAID, FEE_WAIVED, FEE_NOT_REQUIRED or PAYMENT_PENDING.",
+          security: writeSecurity,
         },
       },
     );

@@ -127,9 +127,6 @@ export const IdempotencyHeaders = t.Object({
   ),
 });
 
-export const ApplicationParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const PaymentParams = t.Object({ id: t.String({ maxLength: 64 }) });
-
 /** What the Stripe webhook answers. */
 export const WebhookAck = t.Object({
   received: t.Literal(true),

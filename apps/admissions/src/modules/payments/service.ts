@@ -1,27 +1,66 @@
-import { HttpProblem, invalidField } from "@platform/server";
+import { HttpProblem, type Logger } from "@platform/server";
 import { isUniqueViolation, toInt, toIso } from "../../db/dialect.ts";
-import { isoAt, newId } from "../../lib/ids.ts";
+import { isoAt } from "../../lib/ids.ts";
 import { type Page, toPage } from "../../lib/pagination.ts";
 import { problem } from "../../problems.ts";
-import { ownApplication, visibleApplication } from "../applications/service.ts";
+import { type FeeLedger, visibleApplication } from "../applications/service.ts";
 import type { User } from "../users/model.ts";
+import { recordAudit } from "../workflow/service.ts";
 import { type PaymentsDeps, present, presentOne, visiblePayment } from "./internal/access.ts";
-import { settleOverdue, startAtProvider, syncWithProvider } from "./internal/checkout.ts";
-import { expireOverdueManual, feeStatusOf, pendingPayment } from "./internal/ledger.ts";
-import type { PaymentProvider } from "./internal/providers.ts";
-import type { Payment, PaymentCreate, ProviderName } from "./model.ts";
-import { findPayment, newReference, type PaymentRow } from "./queries.ts";
+import {
+  insertPayment,
+  pendingConflict,
+  providerOf,
+  settleOverdue,
+  startAtProvider,
+  syncWithProvider,
+} from "./internal/checkout.ts";
+import { feeSummary } from "./internal/fee.ts";
+import { recordWaiver } from "./internal/fee-waiver.ts";
+import {
+  canMove,
+  expireOverdueManual,
+  feeStatusOf,
+  markClosed,
+  markSucceeded,
+} from "./internal/ledger.ts";
+import { manualProvider, type PaymentProvider } from "./internal/providers.ts";
+import { findPayment, type PaymentRow } from "./internal/queries.ts";
+import { receiptOf } from "./internal/receipt.ts";
+import { refundAtProvider, reserveRefund } from "./internal/refunds.ts";
+import { applySessionState } from "./internal/sessions.ts";
+import { type StripeSettings, sessionStateOf, stripeProvider } from "./internal/stripe.ts";
+import { verifiedEvent } from "./internal/webhook.ts";
+import type {
+  FeeSummary,
+  Payment,
+  PaymentCreate,
+  ProviderName,
+  Receipt,
+  RefundBody,
+} from "./model.ts";
 
 /*
- * The payments module's public face: the controller (index.ts), the app's wiring and the
- * other modules import from here and from model.ts only; internal/ is this module's own.
+ * An application's fee and its payments: paying it (manually, by bank transfer, or through
+ * Stripe Checkout), staff settling and refunding payments, waiving the fee, the receipt, and
+ * the Stripe webhook. The lifecycle of a payment is internal/ledger.ts.
  */
-export type { PaymentsDeps } from "./internal/access.ts";
-export { feeLedger } from "./internal/ledger.ts";
-export { manualProvider, type PaymentProvider } from "./internal/providers.ts";
-export { getFee, getReceipt, refundPayment, settleManual, waiveFee } from "./internal/staff.ts";
-export { STRIPE_API_VERSION, type StripeSettings, stripeProvider } from "./internal/stripe.ts";
-export { receiveStripeEvent } from "./internal/webhook.ts";
+
+export type { PaymentsDeps, StripeSettings };
+
+/** The providers a deployment collects with: manual always, Stripe when configured. */
+export function paymentProviders(
+  stripe: StripeSettings | null,
+  logger: Logger,
+  fetchImpl?: typeof fetch,
+): Partial<Record<ProviderName, PaymentProvider>> {
+  const providers: Partial<Record<ProviderName, PaymentProvider>> = { manual: manualProvider };
+  if (stripe) providers.stripe = stripeProvider(stripe, logger, fetchImpl);
+  return providers;
+}
+
+/** The submission guard's view of the fee. */
+export const feeLedger: FeeLedger = { feeStatus: feeStatusOf };
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -37,12 +76,6 @@ export function idempotencyKeyOf(header: string | undefined): string {
     });
   }
   return header;
-}
-
-export function providerOf(deps: PaymentsDeps, name: ProviderName): PaymentProvider {
-  const provider = deps.providers[name];
-  if (!provider) throw invalidField("/body/provider", `${name} payments are not enabled here`);
-  return provider;
 }
 
 type Created = { payment: Payment; replayed: boolean };
@@ -99,77 +132,6 @@ export async function createPayment(
   return { payment: await startAtProvider(deps, inserted.row, actor), replayed: false };
 }
 
-async function pendingConflict(deps: PaymentsDeps, applicationId: string) {
-  const pending = await deps.db.run((sql) => pendingPayment(sql, applicationId));
-  return problem("PAYMENT_PENDING", {
-    detail: "A payment for this application is already pending; finish or wait for it",
-    extensions: { paymentId: pending?.id ?? null },
-  });
-}
-
-async function insertPayment(
-  deps: PaymentsDeps,
-  actor: User,
-  applicationId: string,
-  provider: PaymentProvider,
-  idempotency: { key: string; requestHash: string },
-): Promise<{ row: PaymentRow; fresh: boolean }> {
-  const nowMs = deps.now();
-  const at = isoAt(nowMs);
-  return deps.db.transaction(async (tx) => {
-    const facts = await ownApplication(tx, applicationId, actor, { dialect: deps.db.dialect });
-    // With the application locked, a concurrent request with this key may have committed while
-    // we waited: its payment is the answer (checked before the fee, which it may have changed).
-    const [earlier] = (await tx`SELECT * FROM payments
-      WHERE payer_id = ${actor.id} AND idempotency_key = ${idempotency.key}`) as PaymentRow[];
-    if (earlier) return { row: earlier, fresh: false };
-    if (facts.status !== "draft") {
-      throw problem("APPLICATION_NOT_EDITABLE", {
-        detail: `The application is ${facts.status}; the fee is paid before submitting`,
-      });
-    }
-    const fee = await feeStatusOf(tx, applicationId, facts.fee);
-    if (fee === "not_required") {
-      throw problem("FEE_NOT_REQUIRED", { detail: "This program charges no application fee" });
-    }
-    if (fee === "waived") throw problem("FEE_WAIVED", { detail: "The fee was waived" });
-    if (fee === "paid") throw problem("FEE_ALREADY_PAID", { detail: "The fee is already paid" });
-    const pending = await pendingPayment(tx, applicationId);
-    if (pending) {
-      throw problem("PAYMENT_PENDING", {
-        detail: "A payment for this application is already pending; finish or wait for it",
-        extensions: { paymentId: pending.id },
-      });
-    }
-    const ttl = provider.name === "manual" ? deps.manualTtlMs : deps.checkoutTtlMs;
-    const row: PaymentRow = {
-      id: newId(),
-      application_id: applicationId,
-      payer_id: actor.id,
-      provider: provider.name,
-      status: "pending",
-      amount: facts.fee.amount,
-      currency: facts.fee.currency,
-      amount_refunded: 0,
-      reference: newReference(),
-      idempotency_key: idempotency.key,
-      request_hash: idempotency.requestHash,
-      checkout_session_id: null,
-      checkout_url: null,
-      provider_payment_id: null,
-      receipt_number: null,
-      status_reason: null,
-      decided_by: null,
-      expires_at: isoAt(nowMs + ttl),
-      paid_at: null,
-      created_at: at,
-      updated_at: at,
-    };
-    await tx`INSERT INTO payments ${tx(row)}`;
-    return { row, fresh: true };
-  });
-}
-
 export const listPayments = (
   deps: PaymentsDeps,
   viewer: User,
@@ -210,4 +172,153 @@ export async function refreshPayment(deps: PaymentsDeps, viewer: User, id: strin
   }
   if (row.provider !== "manual") await syncWithProvider(deps, row);
   return getPayment(deps, viewer, id);
+}
+
+const illegal = (row: PaymentRow, action: string) =>
+  problem("ILLEGAL_PAYMENT_TRANSITION", {
+    detail: `A ${row.status} ${row.provider} payment cannot be ${action}`,
+    extensions: { status: row.status, provider: row.provider },
+  });
+
+/**
+ * Staff record what happened to a manual (bank transfer) payment: received (succeeded, with a
+ * receipt) or not (failed). A reference past its expiry is expired first and cannot be
+ * confirmed. Stripe payments are settled by Stripe alone.
+ */
+export async function settleManual(
+  deps: PaymentsDeps,
+  staff: User,
+  paymentId: string,
+  to: "succeeded" | "failed",
+  reason: string | null,
+  clientIp: string | null = null,
+) {
+  const at = isoAt(deps.now());
+  return deps.db.transaction(async (tx) => {
+    const before = await visiblePayment(tx, paymentId, staff);
+    await expireOverdueManual(tx, before.application_id, at);
+    const row = (await findPayment(tx, paymentId)) ?? before;
+    const action = to === "succeeded" ? "confirmed" : "marked failed";
+    if (row.provider !== "manual" || !canMove(row.status, to)) throw illegal(row, action);
+    const change = { at, decidedBy: staff.id, reason };
+    const changed =
+      to === "succeeded"
+        ? await markSucceeded(tx, paymentId, change)
+        : await markClosed(tx, paymentId, "failed", {
+            ...change,
+            reason: reason ?? "Not received",
+          });
+    if (!changed) throw illegal(row, action);
+    await recordAudit(
+      tx,
+      { actor: staff, clientIp },
+      {
+        action: to === "succeeded" ? "payment.confirmed" : "payment.failed",
+        applicationId: row.application_id,
+        subject: { type: "payment", id: paymentId },
+        details: { reason },
+      },
+      at,
+    );
+    return presentOne(tx, deps, (await findPayment(tx, paymentId)) ?? row);
+  });
+}
+
+/** Gives money back, never more than was paid (internal/refunds.ts). */
+export async function refundPayment(
+  deps: PaymentsDeps,
+  staff: User,
+  paymentId: string,
+  body: RefundBody,
+  clientIp: string | null = null,
+) {
+  const at = isoAt(deps.now());
+  const reserved = await deps.db.transaction(async (tx) => {
+    const row = await visiblePayment(tx, paymentId, staff);
+    if (!canMove(row.status, "refunded")) throw illegal(row, "refunded");
+    const refund = await reserveRefund(tx, row, body, staff.id, at);
+    const { amount, refundId } = refund;
+    await recordAudit(
+      tx,
+      { actor: staff, clientIp },
+      {
+        action: "payment.refunded",
+        applicationId: row.application_id,
+        subject: { type: "payment", id: paymentId },
+        details: { amount, currency: row.currency, reason: body.reason.trim(), refundId },
+      },
+      at,
+    );
+    return refund;
+  });
+  await refundAtProvider(deps, reserved, at);
+  return deps.db.run(async (sql) =>
+    presentOne(sql, deps, await visiblePayment(sql, paymentId, staff)),
+  );
+}
+
+/** The fee's standing as the submission guard sees it, with the waiver if there is one. */
+export const getFee = (deps: PaymentsDeps, viewer: User, applicationId: string) =>
+  deps.db.transaction(
+    (sql): Promise<FeeSummary> => feeSummary(sql, viewer, applicationId, isoAt(deps.now())),
+  );
+
+/** Staff waive the fee, with a reason; not once it is paid, nor while a payment is pending. */
+export async function waiveFee(
+  deps: PaymentsDeps,
+  staff: User,
+  applicationId: string,
+  reason: string,
+  clientIp: string | null = null,
+) {
+  const at = isoAt(deps.now());
+  try {
+    await deps.db.transaction(async (tx) => {
+      await recordWaiver(tx, deps.db.dialect, staff, applicationId, reason.trim(), at);
+      await recordAudit(
+        tx,
+        { actor: staff, clientIp },
+        { action: "fee.waived", applicationId, details: { reason: reason.trim() } },
+        at,
+      );
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw problem("FEE_WAIVED", { detail: "The fee is already waived" });
+  }
+  return getFee(deps, staff, applicationId);
+}
+
+/** The receipt of a payment that went through (refunded ones keep theirs). */
+export const getReceipt = (deps: PaymentsDeps, viewer: User, paymentId: string) =>
+  deps.db.run(
+    async (sql): Promise<Receipt> =>
+      receiptOf(sql, await visiblePayment(sql, paymentId, viewer), viewer),
+  );
+
+/**
+ * Verifies and applies one Stripe event, once: the event id is recorded in the same
+ * transaction as its effect, so a redelivery (Stripe retries until it gets a 2xx) or a replay
+ * changes nothing, and an effect that fails leaves the id unrecorded for the retry.
+ */
+export async function receiveStripeEvent(
+  deps: PaymentsDeps,
+  webhookSecret: string,
+  payload: string,
+  signature: string | null,
+) {
+  const event = await verifiedEvent(payload, signature, webhookSecret, deps.now());
+  const at = isoAt(deps.now());
+  return deps.db.transaction(async (tx) => {
+    const recorded = await tx`INSERT INTO webhook_events (provider, event_id, type, received_at)
+      VALUES ('stripe', ${event.id}, ${event.type}, ${at}) ON CONFLICT DO NOTHING`;
+    if (recorded.count !== 1) return { received: true as const, duplicate: true };
+    if (event.type.startsWith("checkout.session.")) {
+      const state = sessionStateOf(event.data.object);
+      if (state?.paymentId) {
+        await applySessionState(tx, deps.logger, state.paymentId, state, at, event.type);
+      }
+    }
+    return { received: true as const, duplicate: false };
+  });
 }

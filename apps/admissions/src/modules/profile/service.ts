@@ -7,8 +7,6 @@ import { enqueueEmail } from "../outbox/service.ts";
 import type { PersonalDetails, User } from "../users/model.ts";
 import type { TransitionEffects } from "../workflow/model.ts";
 import { lostRace } from "../workflow/service.ts";
-import { assertValid, normalize } from "./internal/validate.ts";
-import type { Profile, ProfilePatch } from "./model.ts";
 import {
   appendHistory,
   type Changes,
@@ -17,7 +15,9 @@ import {
   findProfile,
   historyOf,
   saveProfile,
-} from "./queries.ts";
+} from "./internal/queries.ts";
+import { assertValid, normalize } from "./internal/validate.ts";
+import type { Profile, ProfilePatch } from "./model.ts";
 
 export { AGE_RANGE } from "./internal/validate.ts";
 

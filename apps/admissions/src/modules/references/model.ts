@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
 import { Email, FullName } from "../users/model.ts";
 
@@ -50,7 +50,7 @@ export type ReferenceContent = typeof ReferenceContent.static;
 
 export const RefereeCreate = t.Object(
   {
-    applicationId: t.String({ maxLength: 64 }),
+    applicationId: idInput(),
     name: FullName,
     email: Email,
     relationship: singleLineText({
@@ -72,8 +72,8 @@ export const RefereeCreate = t.Object(
 );
 export type RefereeCreate = typeof RefereeCreate.static;
 
-export const ReferenceListQuery = t.Object({ applicationId: t.String({ maxLength: 64 }) });
-export const ReferenceParams = t.Object({ referenceId: t.String({ maxLength: 64 }) });
+export const ReferenceListQuery = idParams("applicationId");
+export const ReferenceParams = idParams("referenceId");
 
 /** The link's token, from the emailed link's `?token=`; sent in the body, never in a URL path. */
 const LinkToken = t.String({ minLength: 1, maxLength: 128 });

@@ -1,15 +1,9 @@
 import { createRateLimiter, HttpProblem, type SharedStore } from "@platform/server";
 import { Elysia } from "elysia";
 import { problems, readSecurity } from "../../lib/openapi.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard, RateLimitGuard } from "../auth/guard.ts";
-import {
-  KeySet,
-  OfferLetterParams,
-  ReceiptParams,
-  Verification,
-  VerifyParams,
-  VerifyQuery,
-} from "./model.ts";
+import { KeySet, OfferLetterParams, ReceiptParams, Verification, VerifyQuery } from "./model.ts";
 import {
   type Issued,
   MAX_VERIFY_BYTES,
@@ -188,7 +182,7 @@ export const signedDocuments = (deps: SignedDocumentsRoutesDeps) => {
     })
     .get("/verify/:id/", ({ params, query }) => verifyById(deps.db, params.id, query.sha256), {
       rateLimit: { key: "ip", limiter: checks },
-      params: VerifyParams,
+      params: IdParams,
       query: VerifyQuery,
       response: { 200: Verification, ...problems("RATE_LIMITED") },
       detail: {

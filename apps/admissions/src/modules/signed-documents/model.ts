@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { enumOf, Id, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idParams, Timestamp } from "../../lib/schema.ts";
 
 export const DOCUMENT_KINDS = ["offer_letter", "payment_receipt"] as const;
 export const DocumentKind = enumOf(DOCUMENT_KINDS);
@@ -7,9 +7,8 @@ export type DocumentKind = typeof DocumentKind.static;
 
 const Sha256 = t.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256, lowercase hex" });
 
-export const OfferLetterParams = t.Object({ applicationId: t.String({ maxLength: 64 }) });
-export const ReceiptParams = t.Object({ paymentId: t.String({ maxLength: 64 }) });
-export const VerifyParams = t.Object({ id: t.String({ maxLength: 64 }) });
+export const OfferLetterParams = idParams("applicationId");
+export const ReceiptParams = idParams("paymentId");
 export const VerifyQuery = t.Object({ sha256: Sha256 });
 
 export const VERIFY_OUTCOMES = [

@@ -2,6 +2,7 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF, User } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
@@ -9,7 +10,6 @@ import {
   BulkResult,
   BulkTransitionBody,
   ExportQuery,
-  IdParams,
   PasswordResetSent,
   PoolMembers,
   ReasonStats,

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
@@ -45,7 +45,7 @@ export type StaffQuery = typeof StaffQuery.static;
 export const StaffPage = Paginated(User, "Staff accounts, by name");
 
 export const ReviewerPool = t.Object(
-  { reviewerIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 200, uniqueItems: true }) },
+  { reviewerIds: t.Array(idInput(), { maxItems: 200, uniqueItems: true }) },
   { examples: [{ reviewerIds: ["0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10"] }] },
 );
 export type ReviewerPool = typeof ReviewerPool.static;
@@ -58,8 +58,6 @@ export const PoolMembers = t.Array(PoolMember, {
   description: "The program's reviewers; round-robin picks the one assigned longest ago",
 });
 
-export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
-
 export { Accepted as PasswordResetSent } from "../account/model.ts";
 
 // Back-office work on many applications at once: bulk moves, the CSV export, the counts.
@@ -68,7 +66,7 @@ export const MAX_BULK = 200;
 
 export const BulkTransitionBody = t.Object(
   {
-    applicationIds: t.Array(t.String({ maxLength: 64 }), {
+    applicationIds: t.Array(idInput(), {
       minItems: 1,
       maxItems: MAX_BULK,
       uniqueItems: true,
@@ -144,8 +142,8 @@ export const Stats = t.Object({
 export type Stats = typeof Stats.static;
 
 export const StatsQuery = t.Object({
-  programId: t.Optional(t.String({ maxLength: 64 })),
-  intakeId: t.Optional(t.String({ maxLength: 64 })),
+  programId: t.Optional(idInput()),
+  intakeId: t.Optional(idInput()),
 });
 export type StatsQuery = typeof StatsQuery.static;
 

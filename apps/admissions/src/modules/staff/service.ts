@@ -1,25 +1,43 @@
-import { invalidField } from "@platform/server";
+import { HttpProblem, invalidField, type SharedStore } from "@platform/server";
 import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { toBool, toInt, toIsoOrNull } from "../../db/dialect.ts";
-import { isoAt } from "../../lib/ids.ts";
+import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
+import { sendPasswordResetLink } from "../account/service.ts";
+import { filtersFor } from "../applications/service.ts";
+import { endSignInsOf } from "../auth/service.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, toUser, type UserRow } from "../users/service.ts";
-import type { Origin } from "../workflow/model.ts";
-import { recordAudit } from "../workflow/service.ts";
-import type { ReviewerPool, StaffCreate, StaffQuery, StaffUpdate } from "./model.ts";
+import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
+import { decisionOf, moveApplication, recordAudit } from "../workflow/service.ts";
+import { csvOf } from "./internal/export.ts";
+import { reasonStatsIn } from "./internal/reason-stats.ts";
+import { statsIn } from "./internal/stats.ts";
+import type {
+  BulkTransitionBody,
+  ExportQuery,
+  ReasonStats,
+  ReasonStatsQuery,
+  Refusal,
+  ReviewerPool,
+  StaffCreate,
+  StaffQuery,
+  StaffUpdate,
+  Stats,
+  StatsQuery,
+} from "./model.ts";
 
-// Back-office work on many applications at once, in internal/.
-export { type BulkDeps, bulkTransition } from "./internal/bulk.ts";
-export { csvField, csvRow } from "./internal/csv.ts";
-export { exportApplications } from "./internal/export.ts";
-export { resetStaffPassword, type StaffResetDeps } from "./internal/password-reset.ts";
-export { reasonStats } from "./internal/reason-stats.ts";
-export { applicationStats } from "./internal/stats.ts";
+/*
+ * The back office: staff accounts (created, listed, changed, their password reset), each
+ * program's reviewer pool, and work on many applications at once (bulk moves, the CSV export,
+ * the counts).
+ */
 
 export type StaffDeps = { db: Db; now: () => number; passwordCost: PasswordCost };
+export type BulkDeps = { db: Db; now: () => number; move: MoveDeps };
+export type StaffResetDeps = { db: Db; store: SharedStore; now: () => number; portalUrl: string };
 
 /** Admins create reviewer (or admin) accounts; registration only ever makes applicants. */
 export const createStaff = (deps: StaffDeps, origin: Origin, body: StaffCreate) =>
@@ -159,3 +177,145 @@ export function setPool(deps: StaffDeps, origin: Origin, programId: string, body
     return poolOf(tx, programId);
   });
 }
+
+/**
+ * An admin makes a staff member choose a new password: a reset link (30 minutes) is emailed to
+ * them, and every sign-in of theirs ends at once. Ending them is the point when the reason is
+ * a lost laptop, a suspected compromise or a departure, and costs nothing when it is a
+ * forgotten password (no sign-in to lose). The password itself keeps working until the link is
+ * used: an admin who believes it leaked also deactivates the account (PATCH active: false).
+ */
+export async function resetStaffPassword(
+  deps: StaffResetDeps,
+  origin: Origin & { actor: User },
+  id: string,
+): Promise<string> {
+  if (id === origin.actor.id) {
+    throw problem("CANNOT_CHANGE_OWN_ACCOUNT", {
+      detail: "Change your own password with POST /api/v1/account/password/",
+    });
+  }
+  const nowMs = deps.now();
+  const user = await deps.db.transaction(async (tx) => {
+    const [row] = (await tx`SELECT * FROM users
+      WHERE id = ${id} AND role IN ('reviewer', 'admin')`) as UserRow[];
+    if (!row) throw notFound("Staff account");
+    const user = toUser(row);
+    if (!user.active) {
+      throw new HttpProblem("CONFLICT", {
+        detail: "The account is deactivated: reactivate it before resetting its password",
+      });
+    }
+    await sendPasswordResetLink(tx, deps, user, "admin", nowMs);
+    await recordAudit(
+      tx,
+      origin,
+      {
+        action: "staff.password_reset",
+        subject: { type: "user", id },
+        details: { email: user.email },
+      },
+      isoAt(nowMs),
+    );
+    return user;
+  });
+  const ended = await endSignInsOf(deps, id, null);
+  return `A reset link was emailed to ${user.email}; ${ended} sign-in(s) ended`;
+}
+
+/**
+ * Moves many applications in one transaction, all or none. Every move goes through the same
+ * path as a single one (table, role, seats, waitlist, email, audit), so an offer to the last
+ * seat counts against the next one in the same request. Refusals are collected, not stopped
+ * at: if any application cannot move, everything is rolled back and 409 BULK_REFUSED lists
+ * each refused application with its own code and reason.
+ */
+export function bulkTransition(
+  deps: BulkDeps,
+  origin: Origin,
+  body: BulkTransitionBody,
+): Promise<{
+  batchId: string;
+  moved: number;
+  applications: Pick<Application, "id" | "status" | "version">[];
+}> {
+  const nowMs = deps.now();
+  const batchId = newId();
+  // One order for every bulk request: two overlapping batches lock in the same sequence.
+  const ids = [...body.applicationIds].sort();
+  return deps.db.transaction(async (tx) => {
+    const moved: Pick<Application, "id" | "status" | "version">[] = [];
+    const refusals: Refusal[] = [];
+    for (const id of ids) {
+      try {
+        const application = await moveApplication(
+          tx,
+          deps.move,
+          origin,
+          id,
+          {
+            to: body.to,
+            reason: body.reason ?? null,
+            reasonCode: body.reasonCode ?? null,
+            preconditions: [],
+            decision: decisionOf(body),
+            via: "bulk",
+            batchId,
+          },
+          nowMs,
+        );
+        moved.push({ id, status: application.status, version: application.version });
+      } catch (error) {
+        if (!(error instanceof HttpProblem)) throw error;
+        refusals.push({
+          applicationId: id,
+          status: error.status,
+          code: error.code,
+          detail: error.errors?.length
+            ? error.errors.map((e) => `${e.path} ${e.message}`).join("; ")
+            : error.message,
+        });
+      }
+    }
+    if (refusals.length > 0) {
+      throw problem("BULK_REFUSED", {
+        detail: `${refusals.length} of ${ids.length} applications cannot move to ${body.to}; nothing was changed`,
+        extensions: { refusals },
+      });
+    }
+    return { batchId, moved: moved.length, applications: moved };
+  });
+}
+
+/**
+ * The filtered applications as CSV, streamed (internal/export.ts). The export itself is
+ * audited before the first byte.
+ */
+export async function exportApplications(
+  db: Db,
+  origin: Origin & { actor: User },
+  query: ExportQuery,
+  nowMs: number,
+): Promise<ReadableStream<Uint8Array>> {
+  const filters = filtersFor(origin.actor, query);
+  await db.transaction((tx) =>
+    recordAudit(
+      tx,
+      origin,
+      { action: "applications.exported", details: { filters: { ...query } } },
+      isoAt(nowMs),
+    ),
+  );
+  return csvOf(db, filters);
+}
+
+/**
+ * Counts by status, program and intake, from the running totals kept with every move: a few
+ * hundred rows however many applications there are.
+ */
+export const applicationStats = (db: Db, query: StatsQuery): Promise<Stats> =>
+  db.run((sql) => statsIn(sql, query));
+
+/** Rejections, withdrawals and declines by reason code, from the history. */
+export const reasonStats = (db: Db, query: ReasonStatsQuery): Promise<ReasonStats> =>
+  db.run((sql) => reasonStatsIn(sql, query));

@@ -2,6 +2,7 @@ import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, noContent, problems, readSecurity, writeSecurity } from "../../lib/openapi.ts";
 import { pageOf } from "../../lib/pagination.ts";
+import { IdParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { originOf } from "../workflow/service.ts";
 import {
@@ -12,7 +13,6 @@ import {
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointList,
-  WebhookEndpointParams,
   WebhookEndpointUpdate,
   WebhookEndpointWithSecret,
 } from "./model.ts";
@@ -63,7 +63,7 @@ export const webhooks = (deps: Deps) =>
     )
     .get("/:id/", ({ params }) => getEndpoint(deps.db, params.id), {
       auth: ["admin"],
-      params: WebhookEndpointParams,
+      params: IdParams,
       response: { 200: WebhookEndpoint, ...problems("FORBIDDEN", "NOT_FOUND") },
       detail: { tags, summary: "One webhook endpoint (admins)", security: readSecurity },
     })
@@ -73,7 +73,7 @@ export const webhooks = (deps: Deps) =>
         updateEndpoint(deps, originOf(actor, clientIp), params.id, body),
       {
         auth: ["admin"],
-        params: WebhookEndpointParams,
+        params: IdParams,
         ...jsonBody(WebhookEndpointUpdate),
         response: { 200: WebhookEndpoint, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
@@ -93,7 +93,7 @@ export const webhooks = (deps: Deps) =>
       },
       {
         auth: ["admin"],
-        params: WebhookEndpointParams,
+        params: IdParams,
         response: problems("FORBIDDEN", "NOT_FOUND"),
         detail: {
           tags,
@@ -108,7 +108,7 @@ export const webhooks = (deps: Deps) =>
       ({ actor, clientIp, params }) => rotateSecret(deps, originOf(actor, clientIp), params.id),
       {
         auth: ["admin"],
-        params: WebhookEndpointParams,
+        params: IdParams,
         response: { 200: WebhookEndpointWithSecret, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {
           tags,
@@ -124,7 +124,7 @@ export const webhooks = (deps: Deps) =>
         listDeliveries(deps.db, params.id, query, pageOf(query), request.url),
       {
         auth: ["admin"],
-        params: WebhookEndpointParams,
+        params: IdParams,
         query: WebhookDeliveryQuery,
         response: { 200: WebhookDeliveryPage, ...problems("FORBIDDEN", "NOT_FOUND") },
         detail: {

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { singleLineText } from "../../lib/text.ts";
 import { EVENT_TYPES } from "../events/model.ts";
 
@@ -64,11 +64,7 @@ export const WebhookEndpointUpdate = t.Object(
 );
 export type WebhookEndpointUpdate = typeof WebhookEndpointUpdate.static;
 
-export const WebhookEndpointParams = t.Object({ id: t.String({ maxLength: 64 }) });
-export const WebhookDeliveryParams = t.Object({
-  id: t.String({ maxLength: 64 }),
-  deliveryId: t.String({ maxLength: 64 }),
-});
+export const WebhookDeliveryParams = idParams("id", "deliveryId");
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "dead"] as const;
 

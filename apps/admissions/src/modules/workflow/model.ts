@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import { t } from "elysia";
 import type { Dialect } from "../../db/dialect.ts";
+import { Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, int, Timestamp } from "../../lib/schema.ts";
 import { singleLineText } from "../../lib/text.ts";
 import { PersonalDetails, ROLES, type User } from "../users/model.ts";
@@ -74,6 +75,8 @@ export const Application = t.Object({
   }),
 });
 export type Application = typeof Application.static;
+
+export const ApplicationPage = Paginated(Application, "A page of applications");
 
 /** One condition of a conditional offer as a decision names it: its text, or text and due date. */
 export const ConditionInput = t.Union([

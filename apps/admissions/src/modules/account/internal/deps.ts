@@ -23,6 +23,6 @@ export type AccountDeps = {
   /** The web portal's base URL (no trailing slash): where the emailed links lead. */
   portalUrl: string;
   limits: AccountLimits;
-  /** Where a reset request's lookup and email run, after its answer (recovery.ts). */
+  /** Where a reset request's lookup and email run, after its answer (`requestPasswordReset`). */
   afterResponse: AfterResponse;
 };

@@ -6,6 +6,10 @@
  * (Referrer-Policy: no-referrer).
  */
 
+import type { SQL } from "bun";
+import { isoAt } from "../../../lib/ids.ts";
+import { enqueueEmail } from "../../outbox/service.ts";
+
 export type AccountEmail = { event: string; subject: string; body: string; links: string[] };
 
 /** The portal's paths, after ADMISSIONS_PORTAL_URL. */
@@ -164,3 +168,7 @@ export const emailChangedNotice = (
   ),
   links: [],
 });
+
+/** Writes an account email to the outbox, in the caller's transaction. */
+export const sendAccountEmail = (tx: SQL, to: string, email: AccountEmail, nowMs: number) =>
+  enqueueEmail(tx, { applicationId: null, to, ...email }, isoAt(nowMs));

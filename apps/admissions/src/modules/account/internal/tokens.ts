@@ -7,7 +7,7 @@ import {
   type TokenRow,
   useToken,
   voidTokens,
-} from "../queries.ts";
+} from "./queries.ts";
 
 /*
  * The links emailed to an account: 32 random bytes (base64url) in the link, only their SHA-256

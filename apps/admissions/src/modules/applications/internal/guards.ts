@@ -1,9 +1,8 @@
 import type { SQL } from "bun";
-import { notFound, problem } from "../../../problems.ts";
+import { problem } from "../../../problems.ts";
 import type { DocumentType, Intake, Program } from "../../catalog/model.ts";
-import { findIntakeWithProgram, isOpenAt } from "../../catalog/service.ts";
+import { isOpenAt } from "../../catalog/service.ts";
 import { isEmailVerified } from "../../users/service.ts";
-import type { TransitionEffects } from "../../workflow/model.ts";
 
 /**
  * What submission needs to know from the documents and payments features (their
@@ -89,26 +88,6 @@ export async function assertSubmittable(
     });
   }
 }
-
-/**
- * The submission guards as the lifecycle's first effect: a move to `submitted`, whoever asks,
- * is refused before any other feature's rule runs or anything is written.
- */
-export const submissionEffects = (checks: SubmissionChecks): TransitionEffects => ({
-  async prepare(move) {
-    if (move.to !== "submitted") return {};
-    const target = await findIntakeWithProgram(move.tx, move.before.intake.id, move.nowMs);
-    if (!target) throw notFound("Intake");
-    await assertSubmittable(move.tx, checks, {
-      applicationId: move.before.id,
-      applicantId: move.before.applicant.id,
-      ...target,
-      nowMs: move.nowMs,
-    });
-    return {};
-  },
-  settle: async () => {},
-});
 
 /** Minor units in the currency's own decimals: 7500 EUR → €75.00, 7500 JPY → ¥7,500. */
 function formatMoney({ amount, currency }: Program["applicationFee"]): string {

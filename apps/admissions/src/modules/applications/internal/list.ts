@@ -4,21 +4,17 @@ import { toInt } from "../../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../../lib/pagination.ts";
 import { containsPattern } from "../../../lib/search.ts";
 import { isStaff, type User } from "../../users/model.ts";
-import type { Application, ApplicationStatus, Transition } from "../../workflow/model.ts";
+import type { ApplicationStatus, Transition } from "../../workflow/model.ts";
 import {
   type ApplicationRow,
-  blinderFor,
-  countFromTotals,
   isBlindable,
   isBlindFor,
   redactTransition,
   selectApplications,
   type TransitionRow,
-  toApplication,
   toTransition,
 } from "../../workflow/service.ts";
 import type { ApplicationListQuery } from "../model.ts";
-import type { ApplicationsDeps } from "./deps.ts";
 
 type Ordering = NonNullable<ApplicationListQuery["ordering"]>;
 type Fragment = SQL.Query<unknown>;
@@ -83,7 +79,7 @@ export function filtersFor(viewer: User, query: Filters["query"]): Filters {
 }
 
 /** Filters the running totals cannot answer: their counts scan the matching rows. */
-const needsScan = (q: Filters["query"]) =>
+export const needsScan = (q: Filters["query"]) =>
   Boolean(q.search || q.reviewerId || q.submittedFrom || q.submittedTo);
 
 export function whereOf(sql: SQL, f: Filters, statuses = f.statuses): Fragment {
@@ -135,7 +131,7 @@ function matchingIds(sql: SQL, f: Filters, statuses = f.statuses): Fragment {
  * match; instead each status is read as its own ordered range, cut at offset + limit, and the
  * few keys merged. The work follows the page depth, not the number of applications.
  */
-async function selectPage(sql: SQL, f: Filters, page: Page): Promise<ApplicationRow[]> {
+export async function selectPage(sql: SQL, f: Filters, page: Page): Promise<ApplicationRow[]> {
   const order = ORDER_BY[f.query.ordering ?? "-createdAt"];
   let ids: Fragment;
   if (!f.statuses || f.statuses.length < 2) {
@@ -155,41 +151,7 @@ async function selectPage(sql: SQL, f: Filters, page: Page): Promise<Application
     ORDER BY ${order.a(sql)}`;
 }
 
-/**
- * Applicants see their own applications, staff everyone's. Without a search term, staff counts
- * come from the running totals (constant time); a search or an applicant's own list counts the
- * matching rows, which a search has to scan anyway and an applicant has a handful of.
- */
-export async function listApplications(
-  deps: ApplicationsDeps,
-  viewer: User,
-  query: ApplicationListQuery,
-  page: Page,
-  requestUrl: string,
-): Promise<PageOf<Application>> {
-  const filters = filtersFor(viewer, query);
-  const { staff, statuses } = filters;
-  return deps.db.run(async (sql) => {
-    const rows = await selectPage(sql, filters, page);
-    const count =
-      staff && !needsScan(query)
-        ? await countFromTotals(sql, {
-            statuses,
-            programId: query.programId,
-            intakeId: query.intakeId,
-          })
-        : await countMatching(sql, whereOf(sql, filters));
-    const blind = await blinderFor(sql, viewer);
-    return toPage(
-      requestUrl,
-      page,
-      count,
-      rows.map((row) => blind(toApplication(row))),
-    );
-  });
-}
-
-async function countMatching(sql: SQL, where: Fragment): Promise<number> {
+export async function countMatching(sql: SQL, where: Fragment): Promise<number> {
   const [row] = await sql`SELECT count(*) AS total FROM applications a
     JOIN users u ON u.id = a.applicant_id
     JOIN programs p ON p.id = a.program_id

@@ -13,7 +13,7 @@ import { findFamily, type IssuedSession, revokeFamily, startFamily } from "./ses
 
 export type RegistryDeps = { db: Db; store: SharedStore; now: () => number; sessionTtlMs: number };
 /** Ending sign-ins needs only the two places they live. */
-type Stores = Pick<RegistryDeps, "db" | "store">;
+export type Stores = Pick<RegistryDeps, "db" | "store">;
 
 /** Where a sign-in came from: the client IP as the app resolves it, and its User-Agent. */
 export type SignInOrigin = { ip: string | null; userAgent: string | null };
@@ -173,20 +173,4 @@ export async function endOwnSignIn(
   if (!row) return false;
   await endSignIn(deps, familyId);
   return true;
-}
-
-/** Ends every sign-in of the account but `keep` (null: all of them); how many were alive. */
-export async function endSignInsOf(
-  deps: Stores,
-  userId: string,
-  keep: string | null,
-): Promise<number> {
-  const rows = (await deps.db.run(
-    (sql) => sql`SELECT id FROM user_sessions WHERE user_id = ${userId}`,
-  )) as { id: string }[];
-  let ended = 0;
-  for (const { id } of rows) {
-    if (id !== keep && (await endSignIn(deps, id))) ended++;
-  }
-  return ended;
 }

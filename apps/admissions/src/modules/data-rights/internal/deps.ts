@@ -1,6 +1,6 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
-import type { DocumentStorage } from "../../documents/service.ts";
+import type { DocumentStorage } from "../../../lib/files/storage.ts";
 import type { PasswordCost, User } from "../../users/model.ts";
 import type { MoveDeps, Origin } from "../../workflow/model.ts";
 

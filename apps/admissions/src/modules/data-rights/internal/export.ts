@@ -1,11 +1,14 @@
 import type { SQL } from "bun";
 import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { verifiedStream } from "../../../lib/files/checksum.ts";
+import type { DocumentStorage } from "../../../lib/files/storage.ts";
 import { profileRecords } from "../../profile/service.ts";
 import type { User } from "../../users/model.ts";
 import type { Application, Transition } from "../../workflow/model.ts";
 import { loadApplication, type TransitionRow, toTransition } from "../../workflow/service.ts";
 import type { DataRequest } from "../model.ts";
-import { type RequestRow, toRequest } from "../queries.ts";
+import { type RequestRow, toRequest } from "./queries.ts";
+import type { ZipEntry } from "./zip.ts";
 
 /** A file of the applicant's to put in the archive: its path there and where it is stored. */
 export type ExportFile = { path: string; storageKey: string; sha256: string };
@@ -237,4 +240,29 @@ async function signedDocumentsOf(sql: SQL, theirs: SQL.Query<unknown>) {
     keyId: row.key_id,
     issuedAt: toIso(row.created_at),
   }));
+}
+
+/** The archive's entries: `data.json`, then each file, read from storage and checked as it goes. */
+export async function* exportEntries(
+  storage: DocumentStorage,
+  data: unknown,
+  files: ExportFile[],
+): AsyncGenerator<ZipEntry> {
+  yield {
+    name: "data.json",
+    compress: true,
+    open: async () => new TextEncoder().encode(JSON.stringify(data, null, 2)),
+  };
+  for (const file of files) {
+    yield {
+      name: file.path,
+      compress: false,
+      async open() {
+        const blob = await storage.read(file.storageKey);
+        // Listed in the database but gone: the server's fault, never a silently short archive.
+        if (!blob) throw new Error(`export: stored file ${file.storageKey} is missing`);
+        return verifiedStream(blob.stream(), file.sha256);
+      },
+    };
+  }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
-import type { UploadLimits } from "./multipart.ts";
-import type { DocumentStorage } from "./storage.ts";
+import type { UploadLimits } from "../../../lib/files/multipart.ts";
+import type { DocumentStorage } from "../../../lib/files/storage.ts";
 
 export type DocumentsDeps = {
   db: Db;

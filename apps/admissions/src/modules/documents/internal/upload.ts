@@ -1,5 +1,8 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
+import type { Verdict } from "../../../lib/files/file-type.ts";
+import { sanitizeFilename } from "../../../lib/files/filename.ts";
+import type { ReceivedFile } from "../../../lib/files/multipart.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { type ApplicationFacts, isClosed, ownApplication } from "../../applications/service.ts";
@@ -7,14 +10,11 @@ import { DOCUMENT_TYPES, type DocumentType } from "../../catalog/model.ts";
 import { recordEvent } from "../../events/service.ts";
 import type { User } from "../../users/model.ts";
 import type { Document } from "../model.ts";
-import { countOf, type DocumentRow, toDocument } from "../queries.ts";
 import type { DocumentsDeps } from "./deps.ts";
-import { classify, type Verdict } from "./file-type.ts";
-import { sanitizeFilename } from "./filename.ts";
-import { type ReceivedFile, receiveUpload } from "./multipart.ts";
+import { countOf, type DocumentRow, toDocument } from "./queries.ts";
 
 /** Uploads go to applications that are not final, up to the per-application cap. */
-async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, deps: DocumentsDeps) {
+export async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, deps: DocumentsDeps) {
   if (isClosed(facts)) {
     throw problem("DOCUMENTS_CLOSED", {
       detail: `The application is ${facts.status}; it takes no more documents`,
@@ -27,7 +27,7 @@ async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, deps: Doc
   }
 }
 
-function documentTypeOf(value: string | undefined, facts: ApplicationFacts): DocumentType {
+export function documentTypeOf(value: string | undefined, facts: ApplicationFacts): DocumentType {
   if (value === undefined || value === "") throw invalidField("/body/type", "is required");
   const type = DOCUMENT_TYPES.find((known) => known === value);
   if (!type || !facts.requiredDocuments.includes(type)) {
@@ -37,7 +37,7 @@ function documentTypeOf(value: string | undefined, facts: ApplicationFacts): Doc
   return type;
 }
 
-function assertAcceptable(verdict: Verdict): asserts verdict is Verdict & { ok: true } {
+export function assertAcceptable(verdict: Verdict): asserts verdict is Verdict & { ok: true } {
   if (verdict.ok) return;
   const code = {
     empty: "DOCUMENT_EMPTY",
@@ -48,44 +48,7 @@ function assertAcceptable(verdict: Verdict): asserts verdict is Verdict & { ok: 
   throw problem(code[verdict.reason], { detail: verdict.detail });
 }
 
-/**
- * The applicant attaches a file: ownership, status and the cap are checked before the body is
- * read; the file streams to storage; its type is decided by its bytes; then the row is written
- * in a transaction that checks again. A file that fails any check is deleted.
- */
-export async function uploadDocument(
-  deps: DocumentsDeps,
-  actor: User,
-  applicationId: string,
-  request: Request,
-): Promise<Document> {
-  const facts = await deps.db.run(async (sql) => {
-    const own = await ownApplication(sql, applicationId, actor);
-    await assertAcceptsUploads(sql, own, deps);
-    return own;
-  });
-  const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
-  if (!file) throw invalidField("/body/file", "is required");
-  let stored: { type: DocumentType; mediaType: Document["mediaType"] };
-  try {
-    const type = documentTypeOf(fields.type, facts);
-    const verdict = classify(file.head, file.tail, file.size);
-    assertAcceptable(verdict);
-    await file.writer.commit(file.sha256);
-    stored = { type, mediaType: verdict.mediaType };
-  } catch (error) {
-    await file.writer.abort();
-    throw error;
-  }
-  try {
-    return await insertDocument(deps, actor, applicationId, file, stored);
-  } catch (error) {
-    await deps.storage.remove(file.writer.key).catch(() => {});
-    throw error;
-  }
-}
-
-async function insertDocument(
+export async function insertDocument(
   deps: DocumentsDeps,
   actor: User,
   applicationId: string,

@@ -2,7 +2,7 @@ import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../problems.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import type { MoveDeps, Origin } from "../../workflow/model.ts";
-import { findInterview, type InterviewRow } from "../queries.ts";
+import { findInterview, type InterviewRow } from "./queries.ts";
 
 export type InterviewsDeps = {
   db: Db;

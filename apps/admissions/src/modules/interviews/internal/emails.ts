@@ -2,8 +2,8 @@ import type { SQL } from "bun";
 import { toIso } from "../../../db/dialect.ts";
 import { enqueueEmail } from "../../outbox/service.ts";
 import type { Application } from "../../workflow/model.ts";
-import type { InterviewRow } from "../queries.ts";
 import { calendarOf } from "./ics.ts";
+import type { InterviewRow } from "./queries.ts";
 
 export type InterviewEmailKind = "invited" | "rescheduled" | "cancelled";
 

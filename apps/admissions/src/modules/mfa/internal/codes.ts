@@ -1,14 +1,14 @@
 import { isoAt } from "../../../lib/ids.ts";
 import type { User } from "../../users/model.ts";
+import type { MfaDeps } from "./deps.ts";
+import { enqueueMfaEmail } from "./emails.ts";
 import {
   claimStep,
   consumeRecoveryCode,
   findTotp,
   recoveryCodesLeft,
   type Totp,
-} from "../queries.ts";
-import type { MfaDeps } from "./deps.ts";
-import { enqueueMfaEmail } from "./emails.ts";
+} from "./queries.ts";
 import { recoveryCodeHash } from "./recovery.ts";
 import { stepOf } from "./totp.ts";
 

@@ -1,7 +1,7 @@
 import { type Logger, SpanKind, withSpan } from "@platform/server";
 import { createTransport } from "nodemailer";
 import { htmlOf } from "./html.ts";
-import type { EmailAttachment } from "./outbox.ts";
+import type { EmailAttachment } from "./queries.ts";
 
 export type OutgoingEmail = {
   /** The outbox id: the Message-ID, so a resent copy can be recognised as the same message. */

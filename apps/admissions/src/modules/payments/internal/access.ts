@@ -4,8 +4,8 @@ import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../problems.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import type { Payment, ProviderName } from "../model.ts";
-import { findPayment, type PaymentRow, refundsOf, toPayment } from "../queries.ts";
 import type { PaymentProvider } from "./providers.ts";
+import { findPayment, type PaymentRow, refundsOf, toPayment } from "./queries.ts";
 
 export type PaymentsDeps = {
   db: Db;

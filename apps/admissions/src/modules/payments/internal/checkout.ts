@@ -1,12 +1,95 @@
+import { invalidField } from "@platform/server";
 import { toInt, toIso } from "../../../db/dialect.ts";
-import { isoAt } from "../../../lib/ids.ts";
-import { visibleApplication } from "../../applications/service.ts";
+import { isoAt, newId } from "../../../lib/ids.ts";
+import { problem } from "../../../problems.ts";
+import { ownApplication, visibleApplication } from "../../applications/service.ts";
 import type { User } from "../../users/model.ts";
-import { findPayment, type PaymentRow } from "../queries.ts";
+import type { ProviderName } from "../model.ts";
 import type { PaymentsDeps } from "./access.ts";
 import { presentOne } from "./access.ts";
-import { expireOverdueManual, markClosed, pendingPayment } from "./ledger.ts";
+import { expireOverdueManual, feeStatusOf, markClosed, pendingPayment } from "./ledger.ts";
+import type { PaymentProvider } from "./providers.ts";
+import { findPayment, newReference, type PaymentRow } from "./queries.ts";
 import { applySessionState } from "./sessions.ts";
+
+/* Paying the fee: the payment row, the provider's checkout, and asking the provider after. */
+
+export function providerOf(deps: PaymentsDeps, name: ProviderName): PaymentProvider {
+  const provider = deps.providers[name];
+  if (!provider) throw invalidField("/body/provider", `${name} payments are not enabled here`);
+  return provider;
+}
+
+export async function pendingConflict(deps: PaymentsDeps, applicationId: string) {
+  const pending = await deps.db.run((sql) => pendingPayment(sql, applicationId));
+  return problem("PAYMENT_PENDING", {
+    detail: "A payment for this application is already pending; finish or wait for it",
+    extensions: { paymentId: pending?.id ?? null },
+  });
+}
+
+export async function insertPayment(
+  deps: PaymentsDeps,
+  actor: User,
+  applicationId: string,
+  provider: PaymentProvider,
+  idempotency: { key: string; requestHash: string },
+): Promise<{ row: PaymentRow; fresh: boolean }> {
+  const nowMs = deps.now();
+  const at = isoAt(nowMs);
+  return deps.db.transaction(async (tx) => {
+    const facts = await ownApplication(tx, applicationId, actor, { dialect: deps.db.dialect });
+    // With the application locked, a concurrent request with this key may have committed while
+    // we waited: its payment is the answer (checked before the fee, which it may have changed).
+    const [earlier] = (await tx`SELECT * FROM payments
+      WHERE payer_id = ${actor.id} AND idempotency_key = ${idempotency.key}`) as PaymentRow[];
+    if (earlier) return { row: earlier, fresh: false };
+    if (facts.status !== "draft") {
+      throw problem("APPLICATION_NOT_EDITABLE", {
+        detail: `The application is ${facts.status}; the fee is paid before submitting`,
+      });
+    }
+    const fee = await feeStatusOf(tx, applicationId, facts.fee);
+    if (fee === "not_required") {
+      throw problem("FEE_NOT_REQUIRED", { detail: "This program charges no application fee" });
+    }
+    if (fee === "waived") throw problem("FEE_WAIVED", { detail: "The fee was waived" });
+    if (fee === "paid") throw problem("FEE_ALREADY_PAID", { detail: "The fee is already paid" });
+    const pending = await pendingPayment(tx, applicationId);
+    if (pending) {
+      throw problem("PAYMENT_PENDING", {
+        detail: "A payment for this application is already pending; finish or wait for it",
+        extensions: { paymentId: pending.id },
+      });
+    }
+    const ttl = provider.name === "manual" ? deps.manualTtlMs : deps.checkoutTtlMs;
+    const row: PaymentRow = {
+      id: newId(),
+      application_id: applicationId,
+      payer_id: actor.id,
+      provider: provider.name,
+      status: "pending",
+      amount: facts.fee.amount,
+      currency: facts.fee.currency,
+      amount_refunded: 0,
+      reference: newReference(),
+      idempotency_key: idempotency.key,
+      request_hash: idempotency.requestHash,
+      checkout_session_id: null,
+      checkout_url: null,
+      provider_payment_id: null,
+      receipt_number: null,
+      status_reason: null,
+      decided_by: null,
+      expires_at: isoAt(nowMs + ttl),
+      paid_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await tx`INSERT INTO payments ${tx(row)}`;
+    return { row, fresh: true };
+  });
+}
 
 /** Opens the provider's checkout for a pending payment that has none yet (idempotent). */
 export async function startAtProvider(deps: PaymentsDeps, row: PaymentRow, actor: User) {

@@ -5,7 +5,7 @@ import type { Program } from "../../catalog/model.ts";
 import type { EventType } from "../../events/model.ts";
 import { recordEvent } from "../../events/service.ts";
 import type { PaymentStatus } from "../model.ts";
-import type { PaymentRow } from "../queries.ts";
+import type { PaymentRow } from "./queries.ts";
 
 /**
  * Every change of a payment's status goes through here, as a conditional UPDATE (`WHERE status

@@ -1,8 +1,8 @@
 import type { Logger } from "@platform/server";
 import type { SQL } from "bun";
-import { findPayment } from "../queries.ts";
 import { markClosed, markSucceeded } from "./ledger.ts";
 import type { SessionState } from "./providers.ts";
+import { findPayment } from "./queries.ts";
 
 export type Outcome = "succeeded" | "failed" | "expired";
 

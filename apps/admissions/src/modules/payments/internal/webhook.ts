@@ -1,8 +1,4 @@
 import { HttpProblem } from "@platform/server";
-import { isoAt } from "../../../lib/ids.ts";
-import type { PaymentsDeps } from "./access.ts";
-import { applySessionState } from "./sessions.ts";
-import { sessionStateOf } from "./stripe.ts";
 import { verifyStripeEvent } from "./stripe-signature.ts";
 
 type StripeEvent = { id: string; type: string; data: { object: Record<string, unknown> } };
@@ -21,29 +17,10 @@ function eventOf(event: unknown): StripeEvent {
   return e as StripeEvent;
 }
 
-/**
- * Verifies and applies one Stripe event, once: the event id is recorded in the same
- * transaction as its effect, so a redelivery (Stripe retries until it gets a 2xx) or a replay
- * changes nothing, and an effect that fails leaves the id unrecorded for the retry.
- */
-export async function receiveStripeEvent(
-  deps: PaymentsDeps,
-  webhookSecret: string,
+/** Stripe's event, its signature verified (400/401 otherwise) and its shape checked. */
+export const verifiedEvent = async (
   payload: string,
   signature: string | null,
-) {
-  const event = eventOf(await verifyStripeEvent(payload, signature, webhookSecret, deps.now()));
-  const at = isoAt(deps.now());
-  return deps.db.transaction(async (tx) => {
-    const recorded = await tx`INSERT INTO webhook_events (provider, event_id, type, received_at)
-      VALUES ('stripe', ${event.id}, ${event.type}, ${at}) ON CONFLICT DO NOTHING`;
-    if (recorded.count !== 1) return { received: true as const, duplicate: true };
-    if (event.type.startsWith("checkout.session.")) {
-      const state = sessionStateOf(event.data.object);
-      if (state?.paymentId) {
-        await applySessionState(tx, deps.logger, state.paymentId, state, at, event.type);
-      }
-    }
-    return { received: true as const, duplicate: false };
-  });
-}
+  secret: string,
+  nowMs: number,
+) => eventOf(await verifyStripeEvent(payload, signature, secret, nowMs));

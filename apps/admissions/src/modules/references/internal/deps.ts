@@ -1,6 +1,7 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../../db/client.ts";
-import type { DocumentStorage, UploadLimits } from "../../documents/service.ts";
+import type { UploadLimits } from "../../../lib/files/multipart.ts";
+import type { DocumentStorage } from "../../../lib/files/storage.ts";
 
 export type ReferenceSettings = {
   /** A referee who has not answered is reminded this long after the last email. */

@@ -1,13 +1,10 @@
 import type { Db } from "../../../db/client.ts";
 import { newId } from "../../../lib/ids.ts";
-import { problem } from "../../../problems.ts";
-import { getReceipt, type PaymentsDeps } from "../../payments/service.ts";
-import type { User } from "../../users/model.ts";
+import type { PaymentsDeps } from "../../payments/service.ts";
 import type { ApplicationStatus } from "../../workflow/model.ts";
-import { loadApplication, loadForViewer } from "../../workflow/service.ts";
 import type { DocumentKind } from "../model.ts";
-import { findIssued, insertIssued, type SignedDocumentRow } from "../queries.ts";
 import { type LetterContent, renderLetter } from "./pdf.ts";
+import { findIssued, insertIssued, type SignedDocumentRow } from "./queries.ts";
 import { type Signer, sign } from "./signer.ts";
 
 export type SignedDocumentsDeps = {
@@ -22,7 +19,7 @@ export type SignedDocumentsDeps = {
 export type Issued = { row: SignedDocumentRow; bytes: Uint8Array };
 
 /** Statuses whose offer a letter states (the offer stands, or was taken up). */
-const LETTER_STATUSES = new Set<ApplicationStatus>([
+export const LETTER_STATUSES = new Set<ApplicationStatus>([
   "offered",
   "conditionally_offered",
   "accepted",
@@ -32,7 +29,7 @@ const LETTER_STATUSES = new Set<ApplicationStatus>([
 const sha256Hex = (data: string | Uint8Array) =>
   new Bun.CryptoHasher("sha256").update(data).digest("hex");
 
-const dateOf = (iso: string) => iso.slice(0, 10);
+export const dateOf = (iso: string) => iso.slice(0, 10);
 
 type Subject = {
   kind: DocumentKind;
@@ -48,7 +45,7 @@ type Subject = {
  * bytes signed: the signature covers exactly the file handed out, and travels beside it
  * (stored here, and in the download's headers), never inside it.
  */
-async function issue(
+export async function issue(
   deps: SignedDocumentsDeps,
   subject: Subject,
   source: unknown,
@@ -87,92 +84,7 @@ async function issue(
   return { row, bytes };
 }
 
-/**
- * The offer letter of an application (its applicant, staff; anyone else: 404). A reviewer of a
- * blind-review program gets the letter as they see the application, addressed to no one by
- * name: a letter of its own, since what it says differs (as a receipt's payer does).
- */
-export async function offerLetter(deps: SignedDocumentsDeps, viewer: User, applicationId: string) {
-  const application = await deps.db.run((sql) => loadForViewer(sql, applicationId, viewer));
-  const offer = application.offer;
-  if (!offer || !LETTER_STATUSES.has(application.status)) {
-    throw problem("OFFER_LETTER_NOT_AVAILABLE", {
-      detail: `An application that is ${application.status} has no offer letter`,
-    });
-  }
-  const conditional = offer.conditions.length > 0;
-  const source = {
-    applicant: application.applicant.fullName,
-    program: `${application.program.name} (${application.program.code})`,
-    intake: application.intake.term,
-    status: application.status,
-    conditions: offer.conditions,
-    respondBy: offer.respondBy,
-  };
-  return issue(
-    deps,
-    { kind: "offer_letter", applicationId, paymentId: null, ownerId: application.applicant.id },
-    source,
-    (footer, issuedAt) => ({
-      title: conditional ? "Conditional offer of admission" : "Offer of admission",
-      subject: `Offer of admission: ${source.program}, ${source.intake}`,
-      facts: [
-        ["Date", dateOf(issuedAt.toISOString())],
-        ["Applicant", source.applicant],
-        ["Application", application.id],
-        ["Programme", source.program],
-        ["Intake", source.intake],
-        ["Respond by", `${source.respondBy.replace("T", " ").slice(0, 16)} UTC`],
-      ],
-      paragraphs: [
-        `Dear ${source.applicant},`,
-        `We are pleased to offer you a place on ${source.program} starting ${source.intake}${conditional ? ", subject to the conditions below" : ""}. Please accept or decline the offer in the admissions portal by the date above; an offer not answered by then lapses.`,
-      ],
-      ...(conditional
-        ? { list: { heading: "Conditions of the offer", items: offer.conditions } }
-        : {}),
-      footer,
-      issuedAt,
-    }),
-  );
-}
-
-function formatMoney(amount: number, currency: string): string {
+export function formatMoney(amount: number, currency: string): string {
   const format = new Intl.NumberFormat("en-GB", { style: "currency", currency });
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
-
-/** The receipt of a successful payment (its applicant, staff; anyone else: 404). */
-export async function paymentReceipt(deps: SignedDocumentsDeps, viewer: User, paymentId: string) {
-  const receipt = await getReceipt(deps.payments, viewer, paymentId);
-  const application = await deps.db.run((sql) => loadApplication(sql, receipt.applicationId));
-  const ownerId = application?.applicant.id ?? viewer.id;
-  return issue(
-    deps,
-    { kind: "payment_receipt", applicationId: receipt.applicationId, paymentId, ownerId },
-    receipt,
-    (footer, issuedAt) => ({
-      title: `Receipt ${receipt.receiptNumber}`,
-      subject: `Receipt ${receipt.receiptNumber}`,
-      facts: [
-        ["Date", dateOf(issuedAt.toISOString())],
-        ["Received from", receipt.payer.name],
-        ["For", `Application fee, ${receipt.program}, ${receipt.intake}`],
-        ["Application", receipt.applicationId],
-        ["Amount paid", formatMoney(receipt.amount.amount, receipt.amount.currency)],
-        ...(receipt.refunded.amount > 0
-          ? ([["Refunded", formatMoney(receipt.refunded.amount, receipt.refunded.currency)]] as [
-              string,
-              string,
-            ][])
-          : []),
-        ["Paid", `${receipt.paidAt.replace("T", " ").slice(0, 16)} UTC`],
-        ["Payment reference", receipt.reference],
-        ["Paid through", receipt.provider],
-      ],
-      paragraphs: ["Thank you for your payment."],
-      footer,
-      issuedAt,
-    }),
-  );
 }

@@ -1,17 +1,8 @@
 import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
 import { toIso } from "../../../db/dialect.ts";
-import { isoAt } from "../../../lib/ids.ts";
-import { type Filters, filtersFor, whereOf } from "../../applications/service.ts";
-import type { User } from "../../users/model.ts";
-import type { Origin } from "../../workflow/model.ts";
-import {
-  type ApplicationRow,
-  recordAudit,
-  selectApplications,
-  toApplication,
-} from "../../workflow/service.ts";
-import type { ExportQuery } from "../model.ts";
+import { type Filters, whereOf } from "../../applications/service.ts";
+import { type ApplicationRow, selectApplications, toApplication } from "../../workflow/service.ts";
 import { csvRow } from "./csv.ts";
 
 const BATCH = 500;
@@ -59,25 +50,11 @@ async function reviewersOf(sql: SQL, ids: string[]) {
 }
 
 /**
- * The filtered applications as CSV, streamed: rows are read 500 at a time in creation order
- * (keyset, so each batch is an index range whatever the depth) and written as they come, so
- * memory stays flat however many match. The export itself is audited before the first byte.
+ * The applications `filters` select as CSV, streamed: rows are read 500 at a time in creation
+ * order (keyset, so each batch is an index range whatever the depth) and written as they come,
+ * so memory stays flat however many match.
  */
-export async function exportApplications(
-  db: Db,
-  origin: Origin & { actor: User },
-  query: ExportQuery,
-  nowMs: number,
-): Promise<ReadableStream<Uint8Array>> {
-  const filters = filtersFor(origin.actor, query);
-  await db.transaction((tx) =>
-    recordAudit(
-      tx,
-      origin,
-      { action: "applications.exported", details: { filters: { ...query } } },
-      isoAt(nowMs),
-    ),
-  );
+export function csvOf(db: Db, filters: Filters): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: Cursor = null;
   let headerSent = false;

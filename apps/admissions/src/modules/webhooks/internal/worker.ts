@@ -4,7 +4,6 @@ import type { Db } from "../../../db/client.ts";
 import { toInt } from "../../../db/dialect.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
 import type { ChangeEvent } from "../../events/model.ts";
-import { eventsByIds } from "../../events/service.ts";
 import { backoffMs, type DeliveryPolicy } from "../../outbox/service.ts";
 import type { SecretBox } from "./secret.ts";
 import { signedHeaders } from "./signature.ts";
@@ -41,7 +40,7 @@ type Claimed = {
  * (SKIP LOCKED) or the next pass leaves them alone while they are sent, and a crash mid-send
  * only delays them until the lease ends.
  */
-async function claimDue(deps: WebhookSender): Promise<Claimed[]> {
+export async function claimDue(deps: WebhookSender): Promise<Claimed[]> {
   const { db, policy } = deps;
   const nowMs = deps.now();
   const lock = (sql: SQL) =>
@@ -96,7 +95,11 @@ async function postPinned(deps: WebhookSender, targets: PinnedTarget[], init: Re
  * followed (a 3xx is a failure: a receiver must not bounce us elsewhere), a time limit, and
  * the response body left unread.
  */
-async function post(deps: WebhookSender, row: Claimed, event: ChangeEvent): Promise<Outcome> {
+export async function post(
+  deps: WebhookSender,
+  row: Claimed,
+  event: ChangeEvent,
+): Promise<Outcome> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
@@ -128,7 +131,11 @@ async function post(deps: WebhookSender, row: Claimed, event: ChangeEvent): Prom
   }
 }
 
-async function settle(deps: WebhookSender, row: Claimed, outcome: Outcome): Promise<boolean> {
+export async function settle(
+  deps: WebhookSender,
+  row: Claimed,
+  outcome: Outcome,
+): Promise<boolean> {
   const at = isoAt(deps.now());
   const attempts = toInt(row.attempts);
   const delivered = outcome.error === null;
@@ -169,35 +176,4 @@ async function settle(deps: WebhookSender, row: Claimed, outcome: Outcome): Prom
     });
   }
   return delivered;
-}
-
-/**
- * One pass: claims the due deliveries and posts them side by side (a slow receiver holds up
- * only its own), outside any transaction. Each attempt is logged; the delivery is then
- * delivered, due again after its backoff, or dead after the last attempt.
- */
-export async function deliverDueWebhooks(
-  deps: WebhookSender,
-): Promise<{ delivered: number; failed: number }> {
-  const claimed = await claimDue(deps);
-  if (claimed.length === 0) return { delivered: 0, failed: 0 };
-  const events = new Map(
-    (
-      await deps.db.run((sql) =>
-        eventsByIds(
-          sql,
-          claimed.map((row) => row.event_id),
-        ),
-      )
-    ).map((event) => [event.id, event]),
-  );
-  const results = await Promise.all(
-    claimed.map(async (row) => {
-      const event = events.get(row.event_id);
-      if (!event) return false; // deleted with its endpoint's cascade meanwhile
-      return settle(deps, row, await post(deps, row, event));
-    }),
-  );
-  const delivered = results.filter(Boolean).length;
-  return { delivered, failed: results.length - delivered };
 }

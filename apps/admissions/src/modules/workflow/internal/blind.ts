@@ -1,8 +1,6 @@
 import type { SQL } from "bun";
 import { toBool } from "../../../db/dialect.ts";
-import type { User } from "../../users/model.ts";
 import type { Application, Transition } from "../model.ts";
-import { loadVisible } from "../queries.ts";
 
 /*
  * Blind review (docs/admissions.md, "Blind review"): for a program that has it on, reviewers
@@ -70,13 +68,4 @@ export async function blinderFor(
   const blind = await blindPrograms(sql, viewer);
   return (application) =>
     blind.has(application.program.id) ? redactApplication(application) : application;
-}
-
-/**
- * One application as `viewer` may read it: visible to them (else 404) and blinded where its
- * program runs blind review. What a response, a letter or any other artefact tells the viewer
- * about an application starts from this, never from the stored record.
- */
-export async function loadForViewer(sql: SQL, id: string, viewer: User): Promise<Application> {
-  return (await blinderFor(sql, viewer))(await loadVisible(sql, id, viewer));
 }

@@ -21,7 +21,7 @@ const SYSTEM_OR_ADMIN: readonly Mover[] = ["system", "admin"];
  * reviewers start the review and recommend. A conditional offer is answered like an offer:
  * accepted (its conditions still to be met: accepted → enrolled | conditions_not_met),
  * declined or left to expire; staff may also settle its conditions before an answer. Once every
- * condition is met or waived (modules/conditions) the offer is unconditional without a move
+ * condition is met or waived (modules/offers) the offer is unconditional without a move
  * (`offer.conditions` empties; the status stays); a condition still pending at its due date
  * moves the application to conditions_not_met (the system, from the background pass).
  * Interviews (modules/interviews): staff move an application under review to interviewing

@@ -1,1 +1,0 @@
-export { ApplicationParams, FeeSummary, ReasonBody } from "../payments/model.ts";

@@ -1,1 +1,0 @@
-export { ApplicationParams, FeeSummary } from "../payments/model.ts";

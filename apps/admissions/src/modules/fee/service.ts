@@ -1,5 +1,0 @@
-/*
- * The fee itself lives in the payments ledger (payments/internal/): this module is the URL
- * it is reached by, so it uses payments' public face rather than a copy of the ledger.
- */
-export { getFee, type PaymentsDeps as FeeDeps } from "../payments/service.ts";
