@@ -56,6 +56,7 @@ export function renderDocument(
 <meta name="description" content="${escapeHtml(page.description)}">
 <link rel="icon" href="data:,">
 ${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNonce)}">` : ""}
+${page.worker ? `<meta name="worker-${page.worker}" content="${opts.bundle.workers[page.worker]}">` : ""}
 <link rel="stylesheet" href="${opts.bundle.styles}">
 ${scripts}
 </head>
