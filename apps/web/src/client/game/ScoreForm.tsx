@@ -5,6 +5,7 @@ import { type ApiFailure, api } from "../shared/api.ts";
 import { ProblemMessage } from "../shared/Problem.tsx";
 import { describeProblem } from "../shared/problem-text.ts";
 import { useCountdown } from "../shared/useCountdown.ts";
+import { formatScore, GAME_TEXT as T } from "./text.ts";
 
 type Props = { score: number; onSubmitted: (entry: SubmittedEntry) => void };
 
@@ -40,8 +41,8 @@ export function ScoreForm({ score, onSubmitted }: Props) {
     return (
       <p class="success" role="status" data-testid="score-rank">
         {saved.rank === null
-          ? `Saved ${saved.playerName}'s ${saved.score.toLocaleString("en")}: not in the top 10 this time.`
-          : `Saved: ${saved.playerName} is number ${saved.rank} on the board.`}
+          ? T.savedOut(saved.playerName, formatScore(saved.score))
+          : T.savedRank(saved.playerName, saved.rank)}
       </p>
     );
   }
@@ -49,7 +50,7 @@ export function ScoreForm({ score, onSubmitted }: Props) {
     ? describeProblem(failure).fields.find((e) => e.path === "/body/playerName")
     : undefined;
   return (
-    <form onSubmit={submit} aria-label="Put your score on the board" data-score={score}>
+    <form onSubmit={submit} aria-label={T.formLabel} data-score={score}>
       {failure && (
         <div id="score-problem">
           <ProblemMessage
@@ -60,7 +61,7 @@ export function ScoreForm({ score, onSubmitted }: Props) {
         </div>
       )}
       <div class="row">
-        <label for="score-name">Your name for the board</label>
+        <label for="score-name">{T.nameLabel}</label>
         <input
           id="score-name"
           ref={input}
@@ -72,7 +73,7 @@ export function ScoreForm({ score, onSubmitted }: Props) {
           aria-describedby={fieldError ? "score-name-hint score-name-error" : "score-name-hint"}
         />
         <button type="submit" data-testid="score-submit" disabled={busy || wait > 0}>
-          {wait > 0 ? `Wait ${wait} s` : "Submit score"}
+          {wait > 0 ? T.wait(wait) : T.submit}
         </button>
       </div>
       {fieldError && (
@@ -81,9 +82,7 @@ export function ScoreForm({ score, onSubmitted }: Props) {
         </p>
       )}
       <p class="hint" id="score-name-hint" data-testid="score-name-hint">
-        1 to {PLAYER_NAME_MAX} characters, at least one of them a letter, digit, punctuation mark or
-        symbol (spaces and invisible characters alone are not a name); no control characters or
-        text-direction marks.
+        {T.nameRule(PLAYER_NAME_MAX)}
       </p>
     </form>
   );

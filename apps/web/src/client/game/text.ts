@@ -28,6 +28,15 @@ export const GAME_TEXT = {
   finalScore: (score: string) => `Your score: ${score}.`,
   newBest: "A new personal best!",
   bestWas: (best: string) => `Your best in this browser: ${best}.`,
+  formLabel: "Put your score on the board",
+  nameLabel: "Your name for the board",
+  submit: "Submit score",
+  wait: (s: number) => `Wait ${s} s`,
+  nameRule: (max: number) =>
+    `1 to ${max} characters, at least one of them a letter, digit, punctuation mark or symbol (spaces and invisible characters alone are not a name); no control characters or text-direction marks.`,
+  savedOut: (name: string, score: string) =>
+    `Saved ${name}'s ${score}: not in the top 10 this time.`,
+  savedRank: (name: string, rank: number) => `Saved: ${name} is number ${rank} on the board.`,
 } as const;
 
 export const formatScore = (n: number) => n.toLocaleString("en");

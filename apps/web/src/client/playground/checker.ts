@@ -65,7 +65,9 @@ export function createChecker(): Checker {
   };
   afterFirstPaint(() => void start());
 
-  type Request = ToWorker extends infer M ? (M extends ToWorker ? Omit<M, "id"> : never) : never;
+  type Request =
+    | Omit<Extract<ToWorker, { kind: "check" }>, "id">
+    | Omit<Extract<ToWorker, { kind: "complete" }>, "id">;
   const ask = async (request: Request) => {
     const worker = await start();
     if (!worker) return null;

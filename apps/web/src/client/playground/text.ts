@@ -3,7 +3,6 @@ import { RUN_CODE_MAX, RUN_TIMEOUT_MAX_MS } from "@platform/contracts/limits";
 /** The playground's words (the site is in English; the portal has its own catalogues). */
 export const PLAYGROUND_TEXT = {
   example: "Example",
-  examplePick: "Choose an example…",
   timeout: "Timeout (ms)",
   timeoutHelp: `A whole number from 1 to ${RUN_TIMEOUT_MAX_MS}.`,
   run: "Run",
