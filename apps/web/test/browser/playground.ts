@@ -186,6 +186,30 @@ export function playgroundTests(site: () => Site) {
   }, 60_000);
 }
 
+export function checkerFailureTests(site: () => Site) {
+  test("a type checker that cannot load is said in words, and the program still runs", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    const errors = watchForErrors(page, { expected: /status of 404/ });
+    // The worker's script answers 404, as a broken deploy or a blocked download would.
+    await page.route(/\/assets\/ts-worker-[^/]+\.js$/, (route) =>
+      route.fulfill({ status: 404, body: "" }),
+    );
+    await page.goto(`${base}/playground/`);
+    const diagnostics = page.locator('[data-testid="diagnostics"][data-state="failed"]');
+    await diagnostics.waitFor();
+    expect(await diagnostics.textContent()).toContain(
+      "The type checker could not start in this browser, so types are not checked here. Running still works.",
+    );
+    await setCode(page, 'console.log("still runs");');
+    await runAndWait(page);
+    expect(await page.getByTestId("output").textContent()).toBe("still runs\n");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+}
+
 /** Waits until the type checker has answered for the text now in the editor. */
 async function checked(page: Page) {
   await page
