@@ -1,6 +1,14 @@
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { axeViolations, screenshots, watchForErrors } from "./chromium.ts";
+import {
+  axeViolations,
+  DESKTOP,
+  PHONE,
+  SCREENSHOT_DIR,
+  screenshots,
+  watchForErrors,
+} from "./chromium.ts";
 import { LIMITS, type Site } from "./site.ts";
 
 /**
@@ -56,6 +64,20 @@ export function gameTests(site: () => Site) {
     await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await page.getByTestId("game-pause").waitFor();
     expect(await paddleX(page)).toBeCloseTo(240, -1);
+    // A touch screen (a coarse pointer) gets the on-screen arrows and the touch hint.
+    expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+    expect(await page.locator(".touch-controls").isVisible()).toBe(true);
+    // A phone's picture with touch on: Playwright turns touch emulation off when it resizes the
+    // viewport, so it is turned on again before the shot.
+    if (process.env.WEB_TEST_SCREENSHOTS !== "off") {
+      await page.setViewportSize(PHONE);
+      await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+      await page.locator(".touch-controls").waitFor();
+      // The viewport only: a full-page shot resizes it again, and touch with it.
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "game-touch-phone.png") });
+      await page.setViewportSize(DESKTOP);
+      await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+    }
     // A finger down near the canvas's left edge, held: the paddle slides under it.
     const area = await page.locator("canvas").boundingBox();
     if (!area) throw new Error("no canvas");
