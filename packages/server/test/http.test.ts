@@ -22,6 +22,22 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
       body: t.Object({ name: t.String({ minLength: 1 }), score: t.Number() }),
     })
     .post("/kind", ({ body }) => body, { body: t.Object({ kind: t.UnionEnum(["a", "b"]) }) })
+    .post("/literals", ({ body }) => body, {
+      body: t.Object({
+        kind: t.Union([t.Literal("x"), t.Literal("y")]),
+        size: t.Nullable(t.Union([t.Literal(1), t.Literal(2)])),
+      }),
+    })
+    .get("/pages", ({ query }) => query, {
+      query: t.Object({
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+        offset: t.Optional(t.Integer({ minimum: 0 })),
+        sort: t.Optional(t.UnionEnum(["name", "date"])),
+      }),
+    })
+    .get("/pages/:n", ({ params }) => params, {
+      params: t.Object({ n: t.Integer({ minimum: 1, maximum: 9 }) }),
+    })
     .post("/nullable", ({ body }) => body, {
       body: t.Object({
         code: t.Nullable(t.String({ pattern: "^[A-Z]{2}$" })),
@@ -144,6 +160,34 @@ describe("problem+json for every error", () => {
     expect((await problemOf(res)).errors).toEqual([
       { path: "/body/kind", message: "Expected one of: a, b" },
     ]);
+  });
+
+  test("an enum written as a union of literals names the allowed values too", async () => {
+    const res = await app.handle(jsonRequest("/literals", { kind: "z", size: 3 }));
+    expect((await problemOf(res)).errors).toEqual([
+      { path: "/body/kind", message: "Expected one of: x, y" },
+      { path: "/body/size", message: "Expected one of: 1, 2" },
+    ]);
+    const ok = await app.handle(jsonRequest("/literals", { kind: "x", size: null }));
+    expect(ok.status).toBe(200);
+  });
+
+  test("a query or path number out of range points at its parameter, not at /property", async () => {
+    const cases: [string, string, string][] = [
+      ["/pages?limit=1000", "/query/limit", "Expected integer to be less or equal to 100"],
+      ["/pages?limit=5&offset=-1", "/query/offset", "Expected integer to be greater or equal to 0"],
+      ["/pages?limit=abc", "/query/limit", "Expected string to match 'integer' format"],
+      ["/pages?sort=size", "/query/sort", "Expected one of: name, date"],
+      ["/pages/12", "/params/n", "Expected integer to be less or equal to 9"],
+    ];
+    for (const [url, path, message] of cases) {
+      const res = await app.handle(get(url));
+      expect(res.status, url).toBe(422);
+      const problem = await problemOf(res);
+      expect(problem.errors, url).toEqual([{ path, message }]);
+      expect(problem.detail, url).toBe(`Invalid request: ${path} ${message}`);
+    }
+    expect((await app.handle(get("/pages?limit=100&offset=0"))).status).toBe(200);
   });
 
   test("a nullable field says why its value failed, not just that the union did", async () => {

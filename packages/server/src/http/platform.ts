@@ -1,4 +1,3 @@
-import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
 import type { Logger } from "../observability/logger.ts";
 import { type Metrics, routeLabel } from "../observability/metrics.ts";
@@ -8,6 +7,7 @@ import { StoreUnavailableError } from "../store/redis.ts";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
 import { hasInvalidHost } from "./request-target.ts";
+import { fieldProblems } from "./validation.ts";
 
 export type PlatformOptions = {
   service: string;
@@ -21,44 +21,6 @@ export type PlatformOptions = {
 };
 
 export { requestIdFor };
-
-type ValueIssue = {
-  path?: string;
-  message: string;
-  type?: number;
-  schema?: { enum?: unknown[] };
-  /** A union's issues, one iterator per variant (TypeBox). */
-  errors?: Iterable<ValueIssue>[];
-};
-
-/** Errors saying the value is of another kind than the schema (a string where null was asked). */
-const KIND_MISMATCH: ReadonlySet<number> = new Set([
-  ValueErrorType.Array,
-  ValueErrorType.Boolean,
-  ValueErrorType.Integer,
-  ValueErrorType.Literal,
-  ValueErrorType.Null,
-  ValueErrorType.Number,
-  ValueErrorType.Object,
-  ValueErrorType.String,
-]);
-
-/**
- * A field of several kinds (a nullable one, text or an object) holding a bad value fails as a
- * whole union ("Expected union value"); what the client needs is why the value failed the
- * variant of its own kind ("Expected string to match …"): the one variant whose errors do not
- * start by refusing the value's kind where the union stands.
- */
-function innermost(issue: ValueIssue): ValueIssue {
-  if (issue.type !== ValueErrorType.Union || !issue.errors) return issue;
-  const variants = issue.errors.map((it) => [...it]);
-  const ofItsKind = variants.filter(
-    (v) =>
-      !v.some((e) => e.path === issue.path && e.type !== undefined && KIND_MISMATCH.has(e.type)),
-  );
-  const [first] = ofItsKind.length === 1 ? (ofItsKind[0] ?? []) : [];
-  return first ? innermost(first) : issue;
-}
 
 /**
  * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
@@ -74,16 +36,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof errno === "string" && /^(08|57P0)/.test(errno);
 }
 
-/** Anything thrown, as the problem the client sees. Unknown errors never leak their message. */
-export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
+/**
+ * Anything thrown, as the problem the client sees. Unknown errors never leak their message.
+ * `route` is the matched route's pattern, which names the path parameters.
+ */
+export function toProblem(
+  code: string | number,
+  error: unknown,
+  request: Request,
+  route?: string,
+): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ValidationError) {
-    const errors = (error.all as ValueIssue[]).map(innermost).map((e) => ({
-      path: `/${error.type}${e.path ?? ""}`,
-      message: Array.isArray(e.schema?.enum)
-        ? `Expected one of: ${e.schema.enum.join(", ")}`
-        : e.message,
-    }));
+    const errors = fieldProblems(error, request, route);
     const first = errors[0];
     return new HttpProblem("VALIDATION_FAILED", {
       detail: first ? `Invalid request: ${first.path} ${first.message}` : "Invalid request",
@@ -154,7 +119,7 @@ export function platform(opts: PlatformOptions) {
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;
-      const problem = deferred ?? toProblem(code, error, request);
+      const problem = deferred ?? toProblem(code, error, request, route);
       metrics?.problems.inc({ code: problem.code, route: routeLabel(route) });
       const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
       if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
