@@ -169,6 +169,37 @@ describe.skipIf(!kubectl)("the overlays as kustomize renders them", () => {
     });
   });
 
+  test("docs/deploy.md's table of what each app gets is what the manifests give", async () => {
+    const page = await Bun.file(join(root, "docs/deploy.md")).text();
+    const section = page.split("## What each app gets")[1]?.split("\n\n")[1] ?? "";
+    const rows = section
+      .split("\n")
+      .slice(2)
+      .map((line) => line.split("|").map((cell) => cell.trim().replaceAll("`", "")));
+    expect(rows.map((row) => row[1])).toEqual([...APPS]);
+    const objects = rendered?.production.objects ?? [];
+    // "128 → 256 MiB", "1 → 2 GiB": both quantities in the limit's unit.
+    const amount = (q: string) => Number.parseInt(q, 10);
+    for (const [, app, port, ready, live, resources, replicas, secret] of rows) {
+      const d = objects.find((o) => o.kind === "Deployment" && o.metadata.name === app);
+      const c = d?.spec.template.spec.containers[0];
+      const hpa = objects.find(
+        (o) => o.kind === "HorizontalPodAutoscaler" && o.metadata.name === app,
+      );
+      expect(port, `${app} port`).toBe(String(c?.ports[0].containerPort));
+      expect(ready, `${app} readiness`).toBe(c?.readinessProbe.httpGet.path);
+      expect(live, `${app} liveness`).toBe(c?.livenessProbe.httpGet.path);
+      const { requests, limits } = c?.resources ?? {};
+      const unit = limits.memory.endsWith("Gi") ? "GiB" : "MiB";
+      const memory = `${amount(requests.memory)} → ${amount(limits.memory)} ${unit}`;
+      expect(resources, `${app} resources`).toBe(`${requests.cpu} → ${limits.cpu}, ${memory}`);
+      expect(replicas, `${app} replicas`).toBe(`${hpa?.spec.minReplicas}–${hpa?.spec.maxReplicas}`);
+      const ref = c?.envFrom?.find((from: { secretRef?: { name: string } }) => from.secretRef)
+        ?.secretRef?.name;
+      expect(secret, `${app} secret`).toBe(ref ?? "none");
+    }
+  });
+
   test("the runner: its own seccomp profile, an unmasked /proc in a user namespace", () => {
     const runner = rendered?.production.objects.find(
       (o) => o.kind === "Deployment" && o.metadata.name === "runner",
