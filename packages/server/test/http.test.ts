@@ -33,6 +33,8 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
         offset: t.Optional(t.Integer({ minimum: 0 })),
         sort: t.Optional(t.UnionEnum(["name", "date"])),
+        tags: t.Optional(t.String({ pattern: "^(red|dark-blue)(,(red|dark-blue))*$" })),
+        code: t.Optional(t.String({ pattern: "^(ab|cd)(,(ef))*$" })),
       }),
     })
     .get("/pages/:n", ({ params }) => params, {
@@ -178,6 +180,13 @@ describe("problem+json for every error", () => {
       ["/pages?limit=5&offset=-1", "/query/offset", "Expected integer to be greater or equal to 0"],
       ["/pages?limit=abc", "/query/limit", "Expected string to match 'integer' format"],
       ["/pages?sort=size", "/query/sort", "Expected one of: name, date"],
+      [
+        "/pages?tags=red,green",
+        "/query/tags",
+        "Expected one or more of, separated by commas: red, dark-blue",
+      ],
+      // Not a list of one enumeration: the schema's own words.
+      ["/pages?code=zz", "/query/code", "Expected string to match '^(ab|cd)(,(ef))*$'"],
       ["/pages/12", "/params/n", "Expected integer to be less or equal to 9"],
     ];
     for (const [url, path, message] of cases) {
@@ -188,6 +197,18 @@ describe("problem+json for every error", () => {
       expect(problem.detail, url).toBe(`Invalid request: ${path} ${message}`);
     }
     expect((await app.handle(get("/pages?limit=100&offset=0"))).status).toBe(200);
+  });
+
+  test("of parameters holding the same text, the one whose schema failed is named", async () => {
+    // offset=0 is in range and limit=0 is not, whichever comes first in the URL.
+    for (const url of ["/pages?offset=0&limit=0", "/pages?limit=0&offset=0"]) {
+      const problem = await problemOf(await app.handle(get(url)));
+      expect(problem.errors, url).toEqual([
+        { path: "/query/limit", message: "Expected integer to be greater or equal to 1" },
+      ]);
+    }
+    const both = await problemOf(await app.handle(get("/pages/12?limit=12")));
+    expect(both.errors?.[0]?.path).toBe("/params/n");
   });
 
   test("a nullable field says why its value failed, not just that the union did", async () => {
