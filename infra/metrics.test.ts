@@ -7,6 +7,7 @@
  * exposition text the apps serve; where a promtool is on PATH, it is asked as well.
  */
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { allMetrics } from "./all-metrics.ts";
 
 type Family = { name: string; type: string; help: string; labels: Set<string> };
@@ -165,5 +166,37 @@ jobs_count{le="1"} 2
     });
     expect(run.stderr.toString() + run.stdout.toString()).toBe("");
     expect(run.exitCode).toBe(0);
+  });
+});
+
+/** A metric named in the docs, written as code: `runner_runs_total`, `bench_queue{state}`. */
+const NAMED_METRIC =
+  /`((?:http|gateway|runner|bench|admissions|leaderboard|web|process|nodejs)_[a-z_]+)(?:\{[^`]*\})?`/g;
+
+/** The metric names a page mentions that no app exports (a histogram's series count as it). */
+export function unknownMetrics(page: string, exported: ReadonlySet<string>): string[] {
+  return [...page.matchAll(NAMED_METRIC)]
+    .map(([, name = ""]) => name)
+    .filter(
+      (name) => !exported.has(name) && !exported.has(name.replace(/_(bucket|sum|count)$/, "")),
+    );
+}
+
+describe("the docs name only metrics the apps export", () => {
+  const root = join(import.meta.dir, "..");
+  test("README.md and docs/", async () => {
+    const exported = new Set(families(await exposition()).map((f) => f.name));
+    const pages = ["README.md", ...new Bun.Glob("docs/**/*.md").scanSync(root)];
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      expect(unknownMetrics(await Bun.file(join(root, page)).text(), exported), page).toEqual([]);
+    }
+  });
+
+  test("a renamed metric left in a page is found (it can fail)", async () => {
+    const exported = new Set(families(await exposition()).map((f) => f.name));
+    const page =
+      "`runner_sandboxes_started` and `runner_sandboxes{state}`, `http_request_duration_seconds_bucket`";
+    expect(unknownMetrics(page, exported)).toEqual(["runner_sandboxes_started"]);
   });
 });
