@@ -18,6 +18,11 @@ import type { SandboxRunner } from "../apps/runner/src/sandbox/runner.ts";
 import { createLogger, memoryStore, parseTrustedProxies } from "../packages/server/src/index.ts";
 
 const logger = createLogger({ service: "openapi", level: "silent" });
+/**
+ * The address the documents are asked on, as a deployment's callers would (its `servers`): a
+ * public one, not localhost, which Redocly's no-server-example.com rightly flags.
+ */
+export const PUBLIC_ORIGIN = "https://admissions.example.org";
 const trustedProxies = parseTrustedProxies("loopback");
 /** Serving a document runs no program and no benchmark: these are never called. */
 const idle = <T>(what: string) =>
@@ -83,7 +88,7 @@ export async function servedDocuments(): Promise<ServedDocument[]> {
   try {
     const ports: Record<string, string> = {};
     for (const { name, app, path } of apps) {
-      const res = await app.handle(new Request(`http://localhost${path}`));
+      const res = await app.handle(new Request(`${PUBLIC_ORIGIN}${path}`));
       if (!res.ok) throw new Error(`${name} answered ${res.status} at ${path}`);
       documents.push({ name, path, document: await res.json() });
       const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (r) => app.handle(r) });
@@ -95,7 +100,7 @@ export async function servedDocuments(): Promise<ServedDocument[]> {
       trustedProxies: parseTrustedProxies("none"),
       logger,
     });
-    const res = await gateway.handle(new Request("http://localhost/api/openapi.json"));
+    const res = await gateway.handle(new Request(`${PUBLIC_ORIGIN}/api/openapi.json`));
     const site = (await res.json()) as { paths: Record<string, unknown> };
     // Every app's API must be in the site's document (an app that did not answer is left out).
     for (const prefix of ["/api/v1/", "/api/leaderboard", "/api/run", "/api/benchmark"]) {

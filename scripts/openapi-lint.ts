@@ -3,7 +3,8 @@
  * Lints the OpenAPI documents the services actually serve (openapi-documents.ts: each app's own
  * and the gateway's merged one) with Redocly CLI's `recommended` rules (redocly.yaml) and
  * Spectral's `spectral:oas` (.spectral.yaml), both pinned devDependencies run on Bun (no Node
- * needed, nothing fetched). Any error from either fails it; warnings are printed and counted.
+ * needed, nothing fetched). Any error or warning from either fails it: the documents are held to
+ * zero of both under the project's rules (redocly.yaml, .spectral.yaml).
  * `bun run lint:openapi`; `bun run check` runs it too.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -51,7 +52,7 @@ try {
     const file = join(dir, `${name.replace(/\W+/g, "-")}.json`);
     await Bun.write(file, JSON.stringify(document, null, 2));
     const [r, s] = await Promise.all([redocly(file), spectral(file)]);
-    const bad = r.errors + s.errors > 0;
+    const bad = r.errors + s.errors + r.warnings + s.warnings > 0;
     if (bad) {
       failed++;
       console.log(r.output, s.output);

@@ -22,6 +22,8 @@ const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
     { command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" },
     { command: "redis-server", pkg: "redis-server", why: "the PostgreSQL + Redis test pass" },
     { command: "pg_ctlcluster", pkg: "postgresql", why: "the PostgreSQL + Redis test pass" },
+    // The machines come with kubectl 1.32 (kustomize 5); Debian 12's own is 1.20, whose kustomize 2
+    // cannot render the overlays (infra/k8s.test.ts says so rather than skipping).
     { command: "kubectl", pkg: "kubernetes-client", why: "rendering the Kubernetes overlays" },
     { command: "chromium", pkg: "chromium", why: "the site's browser tests" },
   ],

@@ -96,6 +96,16 @@ describe.skipIf(!enabled)("smoke through the gateway", () => {
     }
   });
 
+  test("admissions' own document, through the gateway, names the gateway as its server", async () => {
+    // A client that is not a trusted proxy cannot choose the address the document names.
+    const res = await fetch(`${base}/api/v1/schema/`, {
+      headers: { "x-forwarded-host": "evil.example.net", "x-forwarded-proto": "https" },
+    });
+    expect(res.status).toBe(200);
+    const document = (await res.json()) as { servers: unknown };
+    expect(document.servers).toEqual([{ url: base }]);
+  });
+
   test("every response carries a request id; errors are problem+json", async () => {
     const res = await fetch(`${base}/no/such/path`);
     expect(res.status).toBe(404);

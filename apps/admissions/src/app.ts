@@ -32,7 +32,7 @@ export function createApp(deps: AppDeps, built: Collaborators = collaborators(de
         metrics: deps.metrics,
       }),
     )
-    .use(api(packageJson.version, MODELS))
+    .use(api(packageJson.version, MODELS, deps))
     .use(probes({ db: deps.db, store: deps.store }))
     .use(accountsArea(deps, built))
     .use(applicationsArea(deps, built))

@@ -40,6 +40,8 @@ export type WebhookSettings = {
 export type AppSettings = {
   jwtSecret: string;
   trustedProxies: TrustedProxies;
+  /** PUBLIC_URL: the `servers` its OpenAPI document names (unset: the caller's own). */
+  publicUrl?: string;
   sessionTtlMs: number;
   loginThrottle: LoginThrottlePolicy;
   registrationsPerHour: number;
@@ -77,6 +79,7 @@ export const databaseConfig = (env: AdmissionsEnv): DatabaseConfig => ({
 export const appSettings = (env: AdmissionsEnv): AppSettings => ({
   jwtSecret: env.ADMISSIONS_JWT_SECRET,
   trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+  publicUrl: env.PUBLIC_URL,
   sessionTtlMs: env.ADMISSIONS_SESSION_TTL_SECONDS * 1000,
   loginThrottle: {
     maxFailuresPerAccount: env.ADMISSIONS_LOGIN_MAX_FAILURES,

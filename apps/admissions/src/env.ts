@@ -36,7 +36,8 @@ export const AdmissionsEnv = T.Object({
   }),
   ADMISSIONS_MIGRATE_ON_START: T.Boolean({
     default: true,
-    description: "Apply pending migrations at start-up (`bun run migrate` does it on demand).",
+    description:
+      "Apply pending migrations at start-up (`bun run migrate` does it on demand; on Kubernetes a Job does, and the replicas wait with `bun run migrate --wait`).",
   }),
   ADMISSIONS_JWT_SECRET: T.String({
     default: DEV_JWT_SECRET,

@@ -168,13 +168,29 @@ describe("filters, search, ordering, pagination (staff)", () => {
     ]);
   });
 
-  test.each([["status=pending"], ["status=submitted,"], ["ordering=status"], ["limit=1000"]])(
-    "%s → 422",
-    async (query) => {
-      const res = await app.handle(as(admin, "GET", `/api/v1/applications/?${query}`));
-      expect((await problemOf(res)).code).toBe("VALIDATION_FAILED");
-    },
-  );
+  test.each([
+    ["status=pending", "/query/status"],
+    ["status=submitted,", "/query/status"],
+    ["ordering=status", "/query/ordering"],
+    ["limit=1000", "/query/limit"],
+    // offset 0 is in range: the pointer names the parameter that failed, not its neighbour.
+    ["offset=0&limit=0", "/query/limit"],
+  ])("%s → 422 at %s", async (query, path) => {
+    const res = await app.handle(as(admin, "GET", `/api/v1/applications/?${query}`));
+    const problem = await problemOf(res);
+    expect(problem.code).toBe("VALIDATION_FAILED");
+    expect(problem.errors?.map((e) => e.path)).toEqual([path]);
+  });
+
+  test("a status that is none lists the statuses, not the pattern", async () => {
+    const res = await app.handle(
+      as(admin, "GET", "/api/v1/applications/?status=submitted,pending"),
+    );
+    const [error] = (await problemOf(res)).errors ?? [];
+    expect(error?.message).toStartWith("Expected one or more of, separated by commas: draft, ");
+    expect(error?.message).toContain("under_review");
+    expect(error?.message).not.toContain("^(");
+  });
 });
 
 describe("running totals stay exact", () => {

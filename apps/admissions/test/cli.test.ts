@@ -43,6 +43,13 @@ async function run(
 }
 
 describe("bun run migrate", () => {
+  test("--wait applies nothing and says what is pending until another run has migrated", async () => {
+    const before = await run("migrate", ["--wait", "1"]);
+    expect(before.code).toBe(1);
+    expect(before.out).toMatch(/after 1 s, still pending: .*0001_core/);
+    expect((await run("migrate", ["--wait", "soon"])).code).toBe(1);
+  });
+
   test("creates the database (and its folder) and applies the migrations once", async () => {
     const first = await run("migrate");
     expect(first).toMatchObject({ code: 0 });
@@ -50,6 +57,10 @@ describe("bun run migrate", () => {
     const second = await run("migrate");
     expect(second.out).not.toContain("migrations applied");
     expect(second.out).toContain("up to date");
+    // What the Deployment's init step waits for: now there is nothing left to wait on.
+    const waited = await run("migrate", ["--wait", "30"]);
+    expect(waited).toMatchObject({ code: 0 });
+    expect(waited.out).toContain("up to date");
   });
 });
 

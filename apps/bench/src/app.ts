@@ -6,6 +6,8 @@ import { openApi } from "./openapi.ts";
 
 export type AppDeps = Omit<BenchmarkDeps, "now" | "logger"> & {
   logger: Logger;
+  /** PUBLIC_URL: the `servers` its OpenAPI document names (unset: the caller's own). */
+  publicUrl?: string;
   /** Request metrics, served apart by index.ts (none in most tests). */
   metrics?: Metrics;
   now?: () => number;
@@ -20,7 +22,7 @@ export function createApp(deps: AppDeps) {
     .use(
       platform({ service: "bench", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
     )
-    .use(openApi())
+    .use(openApi({ trustedProxies: deps.trustedProxies, publicUrl: deps.publicUrl }))
     .use(healthRoutes("bench", { store: () => store.ping() }))
     .use(
       benchmark({

@@ -32,6 +32,7 @@ await runService({
       runner,
       logger,
       trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+      publicUrl: env.PUBLIC_URL,
       runsPerMinute: env.BENCH_RATE_LIMIT,
     });
     return {

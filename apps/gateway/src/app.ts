@@ -14,6 +14,8 @@ import { reference } from "./modules/reference/index.ts";
 export type AppDeps = {
   routes: Route[];
   trustedProxies: TrustedProxies;
+  /** PUBLIC_URL: the `servers` the site's OpenAPI document names (unset: the caller's own). */
+  publicUrl?: string;
   logger: Logger;
   /** Deadline of one readiness probe. */
   probeTimeoutMs?: number;
@@ -41,7 +43,13 @@ export function createApp(deps: AppDeps) {
       .use(cors({ origins: deps.corsOrigins ?? new Set() }))
       .use(activeChecks({ pools: allPools, intervalMs: healthIntervalMs, probeTimeoutMs }))
       .use(health({ pools: allPools, probeTimeoutMs }))
-      .use(reference({ pools: allPools, version: packageJson.version }))
+      .use(
+        reference({
+          pools: allPools,
+          version: packageJson.version,
+          servers: { trustedProxies: deps.trustedProxies, publicUrl: deps.publicUrl },
+        }),
+      )
       .use(proxy({ routes, pools, trustedProxies: deps.trustedProxies }))
   );
 }

@@ -14,6 +14,7 @@ export function appDeps(env: GatewayEnv, logger: Logger, metrics?: Metrics): App
     metrics,
     routes: routingTable(env),
     trustedProxies: parseTrustedProxies(env.GATEWAY_TRUSTED_PROXIES),
+    publicUrl: env.PUBLIC_URL,
     logger,
     corsOrigins: parseOrigins(env.GATEWAY_CORS_ORIGINS),
     healthIntervalMs: env.GATEWAY_HEALTH_INTERVAL_MS,

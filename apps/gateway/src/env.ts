@@ -33,6 +33,7 @@ export const GatewayEnv = T.Object({
   SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
   SHUTDOWN_DRAIN_MS: commonEnv.SHUTDOWN_DRAIN_MS,
   HTTP_PIPELINING: commonEnv.HTTP_PIPELINING,
+  PUBLIC_URL: commonEnv.PUBLIC_URL,
   ...tracingEnv,
   GATEWAY_PORT: port(3000, "Port the gateway listens on: the one address of the whole site."),
   GATEWAY_METRICS_PORT: metricsPort(0),

@@ -6,6 +6,8 @@ import { openApi } from "./openapi.ts";
 export type AppDeps = Omit<LeaderboardDeps, "now"> & {
   logger: Logger;
   now?: () => number;
+  /** PUBLIC_URL: the `servers` its OpenAPI document names (unset: the caller's own). */
+  publicUrl?: string;
   /** Request metrics, served apart by index.ts (none in most tests). */
   metrics?: Metrics;
 };
@@ -24,7 +26,7 @@ export function createApp(deps: AppDeps) {
         metrics: deps.metrics,
       }),
     )
-    .use(openApi())
+    .use(openApi({ trustedProxies: deps.trustedProxies, publicUrl: deps.publicUrl }))
     .use(healthRoutes("leaderboard", { store: () => store.ping() }))
     .use(leaderboard({ ...deps, now: deps.now ?? Date.now }));
 }

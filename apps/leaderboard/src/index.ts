@@ -16,6 +16,7 @@ await runService({
       store,
       logger,
       trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+      publicUrl: env.PUBLIC_URL,
       postsPerMinute: env.LEADERBOARD_RATE_LIMIT,
     });
     // Bun cuts off anything this large outright; below it the app answers a problem+json 413.

@@ -9,6 +9,8 @@ import type { KernelLayers } from "./sandbox/layers.ts";
 import type { SandboxRunner } from "./sandbox/runner.ts";
 
 export type AppDeps = {
+  /** PUBLIC_URL: the `servers` its OpenAPI document names (unset: the caller's own). */
+  publicUrl?: string;
   /** Request metrics, served apart by index.ts (none in most tests). */
   metrics?: Metrics;
   runner: SandboxRunner;
@@ -29,7 +31,7 @@ export function createApp(deps: AppDeps) {
     .use(
       platform({ service: "runner", logger, maxJsonBytes: MAX_BODY_BYTES, metrics: deps.metrics }),
     )
-    .use(openApi())
+    .use(openApi({ trustedProxies: deps.trustedProxies, publicUrl: deps.publicUrl }))
     .use(health({ runner, kernel }))
     .use(
       run({

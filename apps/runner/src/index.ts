@@ -59,6 +59,7 @@ await runService({
       store,
       logger,
       trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+      publicUrl: env.PUBLIC_URL,
       runsPerMinute: env.RUNNER_RATE_LIMIT,
     });
     return {

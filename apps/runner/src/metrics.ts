@@ -25,22 +25,28 @@ export function runnerMetrics(metrics: Metrics, runner: SandboxRunner): CountOut
       this.set({ state: "kept_preparing" }, keptPreparing);
     },
   });
-  new Gauge({
-    name: "runner_sandboxes_started",
-    help: "Sandbox processes started since start; runs per sandbox is runner_runs_total over it.",
-    registers,
-    collect() {
-      this.set(runner.stats().started);
-    },
-  });
-  new Gauge({
-    name: "runner_checkers_replaced",
-    help: "Checker processes replaced since start (killed at their deadline or worn out).",
-    registers,
-    collect() {
-      this.set(runner.stats().checkersReplaced);
-    },
-  });
+  // Totals the pool keeps itself, read when scraped: counters (they only rise until a restart),
+  // so they end in _total and rate() works on them.
+  const total = (name: string, help: string, read: () => number) =>
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  total(
+    "runner_sandboxes_started_total",
+    "Sandbox processes started since start; runs per sandbox is runner_runs_total over it.",
+    () => runner.stats().started,
+  );
+  total(
+    "runner_checkers_replaced_total",
+    "Checker processes replaced since start (killed at their deadline or worn out).",
+    () => runner.stats().checkersReplaced,
+  );
   const outcomes = new Counter({
     name: "runner_runs_total",
     help: "Runs answered, by outcome: ok, error (the program threw), blocked, timeout.",

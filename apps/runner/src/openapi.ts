@@ -1,6 +1,6 @@
 import * as contracts from "@platform/contracts/run";
 import { problemCatalog } from "@platform/server";
-import { openApiDocument } from "@platform/server/openapi";
+import { openApiDocument, type ServerOptions } from "@platform/server/openapi";
 import packageJson from "../package.json";
 import * as health from "./modules/health/model.ts";
 import { RUNNER_PROBLEMS } from "./modules/run/model.ts";
@@ -8,8 +8,11 @@ import { RUNNER_PROBLEMS } from "./modules/run/model.ts";
 /** Where the app serves its OpenAPI document (the gateway merges it into the site's). */
 export const OPENAPI_PATH = "/openapi.json";
 
-export const openApi = () =>
+export const openApi = (servers: ServerOptions) =>
   openApiDocument({
+    ...servers,
+    // Reached through the gateway, which also answers 502, 504 and 413 (docs/api.md).
+    behindGateway: true,
     path: OPENAPI_PATH,
     info: {
       title: "Runner API",

@@ -36,7 +36,7 @@ describe.skipIf(!bwrapPath)("runner metrics", () => {
   test("the sandbox pool's state is read when scraped", async () => {
     // The last replacement starts on the turn of the event loop after its run answered.
     let text = await metrics.registry.metrics();
-    for (let i = 0; i < 100 && metricValue(text, "runner_sandboxes_started") !== "4"; i++) {
+    for (let i = 0; i < 100 && metricValue(text, "runner_sandboxes_started_total") !== "4"; i++) {
       await Bun.sleep(20);
       text = await metrics.registry.metrics();
     }
@@ -45,7 +45,7 @@ describe.skipIf(!bwrapPath)("runner metrics", () => {
     expect(metricValue(text, "runner_sandboxes", 'state="running"')).toBe("0");
     // The pool's first sandbox and the replacements of the three runs that took one (the static
     // check refused the fetch before any sandbox).
-    const started = metricValue(text, "runner_sandboxes_started");
+    const started = metricValue(text, "runner_sandboxes_started_total");
     expect(Number(started)).toBe(4);
   });
 });

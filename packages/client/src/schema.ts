@@ -17,7 +17,7 @@ export type paths = {
          * Run a fixed 10,000-iteration micro-benchmark and report its timing
          * @description Runs one at a time, each in a fresh worker, warm-up excluded. executionTime is the total of the timed iterations in microseconds; perIteration holds their statistics.
          */
-        post: operations["postApiBenchmark"];
+        post: operations["benchmark.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -31,11 +31,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The top 10 entries, highest score first; ties list the earlier first */
-        get: operations["getApiLeaderboard"];
+        /**
+         * The top 10 entries, highest score first; ties list the earlier first
+         * @description Public: no credentials needed.
+         */
+        get: operations["leaderboard.list"];
         put?: never;
-        /** Submit a score; answers the stored entry and its rank (null outside the top 10) */
-        post: operations["postApiLeaderboard"];
+        /**
+         * Submit a score; answers the stored entry and its rank (null outside the top 10)
+         * @description Public: no credentials needed. At most 60 requests per 60 s per client address (policy `leaderboard-submit`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["leaderboard.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -51,8 +57,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError */
-        post: operations["postApiRun"];
+        /**
+         * Run a TypeScript snippet in the sandbox; blocked capabilities answer 200 with a SecurityError
+         * @description Public: no credentials needed. At most 60 requests per 60 s per client address (policy `runner-run`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["run.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -72,7 +81,7 @@ export type paths = {
          * Change my email address: a link to the new one, a notice to the old one
          * @description Needs the password (403 PASSWORD_INCORRECT; 429 LOGIN_THROTTLED as for logins). The address changes when the link sent to it (24 hours, portal page /account/confirm-email-change) is opened. The same 202 whether or not the new address already has an account.
          */
-        post: operations["postApiV1AccountEmailChange"];
+        post: operations["account.emailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -88,8 +97,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Confirm a new email address with the link sent to it */
-        post: operations["postApiV1AccountEmailChangeConfirm"];
+        /**
+         * Confirm a new email address with the link sent to it
+         * @description Public: no credentials needed. At most 60 requests per 3600 s per client address (policy `account-links-ip`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["account.emailChange.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -103,14 +115,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Whether my email address is verified */
-        get: operations["getApiV1AccountEmailVerification"];
+        /**
+         * Whether my email address is verified
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["account.emailVerification.get"];
         put?: never;
         /**
          * Email me a new verification link
          * @description The link (48 hours, single use; only the newest works) leads to the portal's /account/verify-email page. 409 EMAIL_ALREADY_VERIFIED; limited per account and per client IP (429 RATE_LIMITED).
          */
-        post: operations["postApiV1AccountEmailVerification"];
+        post: operations["account.emailVerification.send"];
         delete?: never;
         options?: never;
         head?: never;
@@ -126,8 +141,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Verify my email address with the emailed link */
-        post: operations["postApiV1AccountEmailVerificationConfirm"];
+        /**
+         * Verify my email address with the emailed link
+         * @description Public: no credentials needed. At most 60 requests per 3600 s per client address (policy `account-links-ip`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["account.emailVerification.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,7 +165,7 @@ export type paths = {
          * Forgot my password: email a reset link
          * @description The same 202 whether or not the address has an account. The link (30 minutes, single use) leads to the portal's /account/reset-password page. Limited per client IP (429) and, silently, per address.
          */
-        post: operations["postApiV1AccountPasswordReset"];
+        post: operations["account.passwordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -163,8 +181,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Choose a new password with a reset link; signs the account out everywhere */
-        post: operations["postApiV1AccountPasswordResetConfirm"];
+        /**
+         * Choose a new password with a reset link; signs the account out everywhere
+         * @description Public: no credentials needed. At most 60 requests per 3600 s per client address (policy `account-links-ip`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["account.passwordReset.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -184,7 +205,7 @@ export type paths = {
          * Change my password; ends every other sign-in
          * @description Needs the current password (403 PASSWORD_INCORRECT). Wrong ones count as failed logins: past the login limit, 429 LOGIN_THROTTLED.
          */
-        post: operations["postApiV1AccountPassword"];
+        post: operations["account.password.change"];
         delete?: never;
         options?: never;
         head?: never;
@@ -198,11 +219,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List applications: applicants their own, staff all */
-        get: operations["getApiV1Applications"];
+        /**
+         * List applications: applicants their own, staff all
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.list"];
         put?: never;
-        /** Start a draft for an open intake (one per program and intake) */
-        post: operations["postApiV1Applications"];
+        /**
+         * Start a draft for an open intake (one per program and intake)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["applications.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -216,15 +243,21 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One application (ETag: its version) */
-        get: operations["getApiV1ApplicationsById"];
+        /**
+         * One application (ETag: its version)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit a draft (optimistic locking: If-Match or `version`) */
-        patch: operations["patchApiV1ApplicationsById"];
+        /**
+         * Edit a draft (optimistic locking: If-Match or `version`)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        patch: operations["applications.update"];
         trace?: never;
     };
     "/api/v1/applications/{id}/accept/": {
@@ -240,7 +273,7 @@ export type paths = {
          * Accept an offer or a conditional offer (the applicant), before its deadline
          * @description 409 OFFER_EXPIRED past `offer.respondBy`; 409 NO_SEATS_AVAILABLE if the intake's accepted places are all taken.
          */
-        post: operations["postApiV1ApplicationsByIdAccept"];
+        post: operations["applications.accept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -260,7 +293,7 @@ export type paths = {
          * Assign a reviewer (admins): the one named, or round-robin in the program
          * @description A submitted application moves to under_review (an internal status: the applicant is not emailed). 409 REVIEWER_NOT_IN_POOL, REVIEWER_CONFLICTED, ALREADY_ASSIGNED, NO_REVIEWER_AVAILABLE, ASSIGNMENT_CLOSED.
          */
-        post: operations["postApiV1ApplicationsByIdAssignments"];
+        post: operations["applications.assignments.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,8 +310,11 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Unassign a reviewer (admins) */
-        delete: operations["deleteApiV1ApplicationsByIdAssignmentsByReviewerId"];
+        /**
+         * Unassign a reviewer (admins)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        delete: operations["applications.assignments.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -295,7 +331,7 @@ export type paths = {
          * The conditions of the application's offer (its applicant, staff)
          * @description Each condition with its status, due date, evidence and when it was settled; `verifiedBy` is shown to staff only. Empty for an application that never had a conditional offer.
          */
-        get: operations["getApiV1ApplicationsByIdConditions"];
+        get: operations["applications.conditions.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -321,7 +357,7 @@ export type paths = {
          * Settle a condition (admins): met, not met, waived, or back to pending
          * @description With an optional `note` and `evidenceDocumentId` (a document of the same application, else 422). `not_met` moves the application to conditions_not_met; the last condition met or waived makes the offer unconditional (an unanswered conditional offer becomes `offered`; an accepted one is confirmed, `unconditionalAt`), and the applicant is emailed. 409 CONDITIONS_CLOSED once the offer is settled or no longer stands.
          */
-        patch: operations["patchApiV1ApplicationsByIdConditionsByConditionId"];
+        patch: operations["applications.conditions.update"];
         trace?: never;
     };
     "/api/v1/applications/{id}/conflict-of-interest/": {
@@ -333,8 +369,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Declare a conflict of interest: removes you from the application for good */
-        post: operations["postApiV1ApplicationsByIdConflictOfInterest"];
+        /**
+         * Declare a conflict of interest: removes you from the application for good
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["applications.conflictOfInterest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -354,7 +393,7 @@ export type paths = {
          * Decide (admins): offer, conditional offer, waitlist or reject
          * @description Only from the statuses the lifecycle table allows (409 ILLEGAL_TRANSITION). Offers hold one of the intake's seats (409 NO_SEATS_AVAILABLE when none is free) and carry a response deadline (`respondBy`, default from configuration); conditional offers list their `conditions`; the waitlist takes an optional `waitlistPosition`. The applicant is emailed.
          */
-        post: operations["postApiV1ApplicationsByIdDecision"];
+        post: operations["applications.decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -370,8 +409,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Decline an offer (the applicant): the seat goes back to the intake */
-        post: operations["postApiV1ApplicationsByIdDecline"];
+        /**
+         * Decline an offer (the applicant): the seat goes back to the intake
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["applications.decline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -385,14 +427,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The application's deferral requests (its applicant, staff) */
-        get: operations["getApiV1ApplicationsByIdDeferrals"];
+        /**
+         * The application's deferral requests (its applicant, staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.deferrals.list"];
         put?: never;
         /**
          * Ask to defer an accepted place to a later intake (the applicant, or an admin)
          * @description Accepted applications only (409 DEFERRAL_NOT_ALLOWED); `toIntakeId` a later intake of the same program (422); one open request at a time (409 DEFERRAL_PENDING); 409 DEFERRAL_CONFLICT if the applicant already applied to that intake. Nothing moves until an admin approves.
          */
-        post: operations["postApiV1ApplicationsByIdDeferrals"];
+        post: operations["applications.deferrals.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,7 +457,7 @@ export type paths = {
          * Approve a deferral (admins): the place moves to the later intake
          * @description In one transaction: the seat is released in the old intake and taken in the new one (409 NO_SEATS_AVAILABLE when it has none), the history and audit log record it, and the applicant is emailed. 409 DEFERRAL_CLOSED when already decided.
          */
-        post: operations["postApiV1ApplicationsByIdDeferralsByDeferralIdApprove"];
+        post: operations["applications.deferrals.approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -428,8 +473,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Refuse a deferral (admins): the place stays; the applicant is emailed */
-        post: operations["postApiV1ApplicationsByIdDeferralsByDeferralIdRefuse"];
+        /**
+         * Refuse a deferral (admins): the place stays; the applicant is emailed
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["applications.deferrals.refuse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,14 +491,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An application's documents (its applicant, staff) */
-        get: operations["getApiV1ApplicationsByIdDocuments"];
+        /**
+         * An application's documents (its applicant, staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.documents.list"];
         put?: never;
         /**
          * Upload a document to your application (multipart: `type`, `file`)
          * @description PDF, JPEG or PNG, decided by the file's bytes (415 DOCUMENT_TYPE_NOT_ALLOWED otherwise, also for files that are two formats at once); at most 10 MiB (413 DOCUMENT_TOO_LARGE, the body is not read further); empty (DOCUMENT_EMPTY) and incomplete (DOCUMENT_TRUNCATED) files are 422. `type` must be one of the program's required document types. Open while the application is not final (409 DOCUMENTS_CLOSED).
          */
-        post: operations["postApiV1ApplicationsByIdDocuments"];
+        post: operations["applications.documents.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -464,12 +515,18 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One document's metadata */
-        get: operations["getApiV1ApplicationsByIdDocumentsByDocumentId"];
+        /**
+         * One document's metadata
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.documents.get"];
         put?: never;
         post?: never;
-        /** Delete a document from your draft */
-        delete: operations["deleteApiV1ApplicationsByIdDocumentsByDocumentId"];
+        /**
+         * Delete a document from your draft
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        delete: operations["applications.documents.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -482,8 +539,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Download the file (its applicant, staff), always as an attachment */
-        get: operations["getApiV1ApplicationsByIdDocumentsByDocumentIdFile"];
+        /**
+         * Download the file (its applicant, staff), always as an attachment
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.documents.file.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -501,8 +561,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Verify or reject a document (staff); a rejection needs a note */
-        post: operations["postApiV1ApplicationsByIdDocumentsByDocumentIdReview"];
+        /**
+         * Verify or reject a document (staff); a rejection needs a note
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["applications.documents.review"];
         delete?: never;
         options?: never;
         head?: never;
@@ -516,8 +579,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Each required document type: missing, uploaded, verified or rejected */
-        get: operations["getApiV1ApplicationsByIdDocumentsChecklist"];
+        /**
+         * Each required document type: missing, uploaded, verified or rejected
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.documents.checklist.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -539,7 +605,7 @@ export type paths = {
          * Waive the fee, with a reason (staff)
          * @description 409 FEE_ALREADY_PAID, FEE_WAIVED, FEE_NOT_REQUIRED or PAYMENT_PENDING.
          */
-        post: operations["postApiV1ApplicationsByIdFeeWaiver"];
+        post: operations["applications.feeWaiver.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -553,8 +619,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The fee and whether it is paid, waived or due */
-        get: operations["getApiV1ApplicationsByIdFee"];
+        /**
+         * The fee and whether it is paid, waived or due
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.fee.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -570,8 +639,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The application's transitions: who, from, to, why, when */
-        get: operations["getApiV1ApplicationsByIdHistory"];
+        /**
+         * The application's transitions: who, from, to, why, when
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.history.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -587,14 +659,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An application's payments (its applicant, staff) */
-        get: operations["getApiV1ApplicationsByIdPayments"];
+        /**
+         * An application's payments (its applicant, staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["applications.payments.list"];
         put?: never;
         /**
          * Pay your application's fee (Idempotency-Key required)
          * @description The amount and currency come from the program. The same Idempotency-Key and body return the same payment (header Idempotent-Replayed: true); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; no key is 400 IDEMPOTENCY_KEY_MISSING. `manual` (default) answers with a reference and instructions; `stripe` with a checkoutUrl to send the applicant to. 409: FEE_NOT_REQUIRED, FEE_WAIVED, FEE_ALREADY_PAID, PAYMENT_PENDING (with paymentId), APPLICATION_NOT_EDITABLE.
          */
-        post: operations["postApiV1ApplicationsByIdPayments"];
+        post: operations["applications.payments.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -612,7 +687,7 @@ export type paths = {
          * All reviews of an application with the weighted total (staff)
          * @description 403 CONFLICT_OF_INTEREST for a reviewer who declared one.
          */
-        get: operations["getApiV1ApplicationsByIdReviews"];
+        get: operations["applications.reviews.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -633,7 +708,7 @@ export type paths = {
          * Score, recommend and comment (the assigned reviewer); again to revise
          * @description 403 NOT_ASSIGNED, 409 REVIEWS_CLOSED (not under_review), 409 RUBRIC_MISSING, 422 for scores that do not match the rubric.
          */
-        put: operations["putApiV1ApplicationsByIdReviewsMine"];
+        put: operations["applications.reviews.mine.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -654,7 +729,7 @@ export type paths = {
          * Submit a draft
          * @description Runs every submission guard: intake open and before the deadline (INTAKE_NOT_OPEN, APPLICATION_DEADLINE_PASSED), required documents on file (REQUIRED_DOCUMENTS_MISSING), fee paid or waived (APPLICATION_FEE_UNPAID).
          */
-        post: operations["postApiV1ApplicationsByIdSubmit"];
+        post: operations["applications.submit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -674,7 +749,7 @@ export type paths = {
          * Move an application to another status
          * @description The lifecycle table decides: a move it does not list is 409 ILLEGAL_TRANSITION; one listed for another role is 403 TRANSITION_FORBIDDEN. Every move is recorded in the history. Offers, conditional offers and the waitlist take their details here too (`respondBy`, `conditions`, `waitlistPosition`); a seat must be free for an offer (409 NO_SEATS_AVAILABLE).
          */
-        post: operations["postApiV1ApplicationsByIdTransitions"];
+        post: operations["applications.transitions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -694,7 +769,7 @@ export type paths = {
          * Withdraw an application
          * @description Open from every status that is not final, to the applicant and to admins. 409 ILLEGAL_TRANSITION from a final status.
          */
-        post: operations["postApiV1ApplicationsByIdWithdraw"];
+        post: operations["applications.withdraw"];
         delete?: never;
         options?: never;
         head?: never;
@@ -708,8 +783,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The CSRF token of the current cookie session */
-        get: operations["getApiV1AuthCsrf"];
+        /**
+         * The CSRF token of the current cookie session
+         * @description Signed in: the session cookie.
+         */
+        get: operations["auth.csrf.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -731,7 +809,7 @@ export type paths = {
          * Log in: access token, refresh token and the session cookie
          * @description Failed logins are throttled per account and per client IP (429 LOGIN_THROTTLED with Retry-After).
          */
-        post: operations["postApiV1AuthLogin"];
+        post: operations["auth.login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -747,8 +825,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Log out: revokes the session, its refresh tokens and access tokens */
-        post: operations["postApiV1AuthLogout"];
+        /**
+         * Log out: revokes the session, its refresh tokens and access tokens
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["auth.logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -762,8 +843,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account */
-        get: operations["getApiV1AuthMe"];
+        /**
+         * The signed-in account
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["auth.me.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,7 +869,7 @@ export type paths = {
          * Trade a refresh token for a new pair (rotation)
          * @description Each refresh token works once. Presenting a used one again revokes the whole sign-in (401 REFRESH_TOKEN_REUSED).
          */
-        post: operations["postApiV1AuthRefresh"];
+        post: operations["auth.refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -805,7 +889,7 @@ export type paths = {
          * Register an applicant account; what happens next arrives by email
          * @description The same 202, headers and body whether or not the address has an account, so registration does not tell which addresses are registered. A new address gets its account and a verification link (48 hours); submitting an application needs it verified (POST /api/v1/account/email-verification/confirm/). An address that has an account is left as it is, and its owner is emailed how to sign in or reset the password (at most the address's hourly quota of account emails). Limited per client IP (429).
          */
-        post: operations["postApiV1AuthRegister"];
+        post: operations["auth.register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -825,8 +909,11 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update an intake (staff) */
-        patch: operations["patchApiV1CatalogIntakesById"];
+        /**
+         * Update an intake (staff)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        patch: operations["catalog.intakes.update"];
         trace?: never;
     };
     "/api/v1/catalog/programs/": {
@@ -840,10 +927,13 @@ export type paths = {
          * List programs (public): search, filters, ordering, pagination
          * @description Anonymous callers and applicants see active programs only; staff see all and may filter on `active`. Credentials are optional: an invalid bearer token is refused (401); an ended session cookie is ignored.
          */
-        get: operations["getApiV1CatalogPrograms"];
+        get: operations["catalog.programs.list"];
         put?: never;
-        /** Create a program (staff) */
-        post: operations["postApiV1CatalogPrograms"];
+        /**
+         * Create a program (staff)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["catalog.programs.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -857,15 +947,21 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A program with its intakes (public; inactive programs for staff only) */
-        get: operations["getApiV1CatalogProgramsById"];
+        /**
+         * A program with its intakes (public; inactive programs for staff only)
+         * @description Credentials optional (a bearer access token, or the session cookie); a signed-in caller may be answered more.
+         */
+        get: operations["catalog.programs.get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a program, including `active` (staff) */
-        patch: operations["patchApiV1CatalogProgramsById"];
+        /**
+         * Update a program, including `active` (staff)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        patch: operations["catalog.programs.update"];
         trace?: never;
     };
     "/api/v1/catalog/programs/{id}/deactivate/": {
@@ -877,8 +973,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deactivate a program: hidden from the public, closed to new applications */
-        post: operations["postApiV1CatalogProgramsByIdDeactivate"];
+        /**
+         * Deactivate a program: hidden from the public, closed to new applications
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["catalog.programs.deactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -894,8 +993,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Add an intake to a program (staff) */
-        post: operations["postApiV1CatalogProgramsByIdIntakes"];
+        /**
+         * Add an intake to a program (staff)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["catalog.programs.intakes.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -915,7 +1017,7 @@ export type paths = {
          * Ask for your account and personal data to be erased (password again)
          * @description Done at once (`completed`) when no application of yours is in progress (submitted, under review, offered, waitlisted or accepted): you are signed out everywhere and cannot sign in again. Otherwise `pending` until an admin approves (then erased, open applications withdrawn) or rejects it. Payment records are kept without your name for the retention period. 403 CONFIRMATION_FAILED for a wrong password; 409 ERASURE_ALREADY_REQUESTED while one waits.
          */
-        post: operations["postApiV1DataRightsErasure"];
+        post: operations["dataRights.erasure.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -935,7 +1037,7 @@ export type paths = {
          * Download everything held about you: data.json and your files, one ZIP
          * @description Streamed as it is made. `data.json` holds your account, profile and its history, applications with their history, documents' details, payments and refunds, fee waivers, audit entries about you (staff by role only), the emails sent to you, your sign-ins and your data requests; `files/<application>/<document>-<name>` your uploads. Recorded as a completed `export` request, and emailed to you. 5 per hour.
          */
-        post: operations["postApiV1DataRightsExport"];
+        post: operations["dataRights.export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,8 +1051,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Data-rights requests: your own (applicants), everyone's (admins) */
-        get: operations["getApiV1DataRightsRequests"];
+        /**
+         * Data-rights requests: your own (applicants), everyone's (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["dataRights.requests.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -966,8 +1071,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One request (yours, or any for admins) */
-        get: operations["getApiV1DataRightsRequestsById"];
+        /**
+         * One request (yours, or any for admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["dataRights.requests.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -989,7 +1097,7 @@ export type paths = {
          * Approve a waiting erasure (admins): the account is erased now
          * @description Open applications are withdrawn by you, then everything personal is erased (docs: Data rights). 409 DATA_REQUEST_NOT_PENDING when it was decided or cancelled.
          */
-        post: operations["postApiV1DataRightsRequestsByIdApprove"];
+        post: operations["dataRights.requests.approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1009,7 +1117,7 @@ export type paths = {
          * Cancel your erasure request while it waits
          * @description 409 DATA_REQUEST_NOT_PENDING once it was decided.
          */
-        post: operations["postApiV1DataRightsRequestsByIdCancel"];
+        post: operations["dataRights.requests.cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1025,8 +1133,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Reject a waiting erasure (admins), saying why; the applicant is emailed */
-        post: operations["postApiV1DataRightsRequestsByIdReject"];
+        /**
+         * Reject a waiting erasure (admins), saying why; the applicant is emailed
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["dataRights.requests.reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1044,7 +1155,7 @@ export type paths = {
          * The change feed (staff): events after a cursor, oldest first
          * @description Cursor paging: pass the response's `next` as `?after=` to read on. Positions are gap-free and never appear out of order (docs/decisions.md).
          */
-        get: operations["getApiV1Events"];
+        get: operations["events.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1060,14 +1171,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Interviews by start time: staff all (filtered), an applicant their own */
-        get: operations["getApiV1Interviews"];
+        /**
+         * Interviews by start time: staff all (filtered), an applicant their own
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["interviews.list"];
         put?: never;
         /**
          * Open an interview slot: time, place or link, panel (admins)
          * @description `startsAt` in the future; exactly one of `location` and `meetingUrl` (422); the panel active staff accounts (422). 409 INTERVIEW_CLASH (with `clashes`) when a panel member is on another interview overlapping it.
          */
-        post: operations["postApiV1Interviews"];
+        post: operations["interviews.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1085,7 +1199,7 @@ export type paths = {
          * One interview (staff; the invited applicant without panel and scores)
          * @description 403 CONFLICT_OF_INTEREST for staff who declared one with the application (the list leaves those interviews out for them).
          */
-        get: operations["getApiV1InterviewsByInterviewId"];
+        get: operations["interviews.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1107,7 +1221,7 @@ export type paths = {
          * Cancel an interview (the invited applicant before it, or an admin)
          * @description The panel is free again; an invited applicant is emailed the calendar's CANCEL. The application stays interviewing.
          */
-        post: operations["postApiV1InterviewsByInterviewIdCancel"];
+        post: operations["interviews.cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1127,7 +1241,7 @@ export type paths = {
          * Confirm the interview's time (the invited applicant)
          * @description Confirming again changes nothing. 409 INTERVIEW_CLOSED when cancelled or past; 409 INTERVIEW_STATE_CONFLICT after asking for another time.
          */
-        post: operations["postApiV1InterviewsByInterviewIdConfirm"];
+        post: operations["interviews.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1147,7 +1261,7 @@ export type paths = {
          * Invite an application to an open slot (admins)
          * @description The application must be under_review (it moves to interviewing) or interviewing (409 INTERVIEW_NOT_ALLOWED) with no other live interview (409 INTERVIEW_ALREADY_SCHEDULED); the slot open (409 INTERVIEW_NOT_OPEN) and in the future (409 INTERVIEW_CLOSED); no panel member conflicted (409 REVIEWER_CONFLICTED). The applicant is emailed the invitation with an .ics (METHOD:REQUEST).
          */
-        post: operations["postApiV1InterviewsByInterviewIdInvite"];
+        post: operations["interviews.invite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1167,7 +1281,7 @@ export type paths = {
          * Ask for another time (the invited applicant), with an optional note
          * @description An admin then reschedules or cancels. 409 INTERVIEW_STATE_CONFLICT when already asked.
          */
-        post: operations["postApiV1InterviewsByInterviewIdRescheduleRequest"];
+        post: operations["interviews.rescheduleRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1187,7 +1301,7 @@ export type paths = {
          * Move an interview to a new time, place or link (admins)
          * @description Same checks as a new slot. An invited applicant must confirm again and is emailed the same calendar event with a higher SEQUENCE. 409 INTERVIEW_CLOSED once cancelled.
          */
-        post: operations["postApiV1InterviewsByInterviewIdReschedule"];
+        post: operations["interviews.reschedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1206,7 +1320,7 @@ export type paths = {
          * Score the interview (a panel member); again to revise
          * @description On the program rubric's scale (422 outside it), once the interview has started (409 INTERVIEW_NOT_HELD), while the application is under_review or interviewing (409 REVIEWS_CLOSED). The panel's mean is shown beside the review's weighted total.
          */
-        put: operations["putApiV1InterviewsByInterviewIdScoresMine"];
+        put: operations["interviews.scores.mine.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1221,8 +1335,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your two-factor authentication (staff) */
-        get: operations["getApiV1Mfa"];
+        /**
+         * Your two-factor authentication (staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["mfa.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1244,7 +1361,7 @@ export type paths = {
          * Turn MFA off, with the password and a code or recovery code
          * @description 403 CONFIRMATION_FAILED when the password or the code is wrong; 409 MFA_NOT_ENABLED when MFA is off.
          */
-        post: operations["postApiV1MfaDisable"];
+        post: operations["mfa.disable"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1260,8 +1377,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Ten new recovery codes for a current code; the old ones stop working */
-        post: operations["postApiV1MfaRecoveryCodes"];
+        /**
+         * Ten new recovery codes for a current code; the old ones stop working
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header. At most 10 requests per 900 s per account (policy `mfa-code`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["mfa.recoveryCodes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,7 +1401,7 @@ export type paths = {
          * Start enrolling an authenticator app: a new secret and its otpauth:// URI
          * @description Confirm within 15 minutes with a code (`/totp/confirm/`). Starting again replaces an unconfirmed secret. 409 MFA_ALREADY_ENABLED when MFA is on.
          */
-        post: operations["postApiV1MfaTotp"];
+        post: operations["mfa.totp.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1301,7 +1421,7 @@ export type paths = {
          * Turn MFA on with the app's first code; returns 10 recovery codes, shown once
          * @description Every other sign-in of the account ends (it did not pass MFA); this one continues. 403 CONFIRMATION_FAILED for a wrong code, 409 MFA_ENROLMENT_NOT_STARTED when no enrolment waits.
          */
-        post: operations["postApiV1MfaTotpConfirm"];
+        post: operations["mfa.totp.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1315,8 +1435,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One payment (its applicant, staff) */
-        get: operations["getApiV1PaymentsById"];
+        /**
+         * One payment (its applicant, staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["payments.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1334,8 +1457,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Confirm a manual payment was received (staff): succeeded, with a receipt */
-        post: operations["postApiV1PaymentsByIdConfirm"];
+        /**
+         * Confirm a manual payment was received (staff): succeeded, with a receipt
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["payments.confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1351,8 +1477,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Record a manual payment as failed (staff) */
-        post: operations["postApiV1PaymentsByIdFail"];
+        /**
+         * Record a manual payment as failed (staff)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["payments.fail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,8 +1495,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The receipt of a successful payment (409 RECEIPT_NOT_AVAILABLE otherwise) */
-        get: operations["getApiV1PaymentsByIdReceipt"];
+        /**
+         * The receipt of a successful payment (409 RECEIPT_NOT_AVAILABLE otherwise)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["payments.receipt.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1389,7 +1521,7 @@ export type paths = {
          * Ask the provider how the payment stands now (after the Checkout redirect)
          * @description Settles a Stripe payment from the Checkout Session's state without waiting for the webhook; whichever comes first wins, the other changes nothing.
          */
-        post: operations["postApiV1PaymentsByIdRefresh"];
+        post: operations["payments.refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1409,7 +1541,7 @@ export type paths = {
          * Refund all or part of a payment (staff), never more than was paid
          * @description 409 REFUND_EXCEEDS_PAID past what is left; 409 ILLEGAL_PAYMENT_TRANSITION unless succeeded or refunded.
          */
-        post: operations["postApiV1PaymentsByIdRefunds"];
+        post: operations["payments.refunds.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1429,7 +1561,7 @@ export type paths = {
          * Stripe webhook (signed with Stripe-Signature)
          * @description Verifies Stripe's documented signature (HMAC-SHA256 over `t.payload` with the endpoint secret, 5-minute tolerance) and applies checkout.session.completed, .async_payment_succeeded, .async_payment_failed and .expired. Each event id is processed once.
          */
-        post: operations["postApiV1PaymentsWebhooksStripe"];
+        post: operations["payments.webhooks.stripe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1443,13 +1575,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your profile (applicants) */
-        get: operations["getApiV1Profile"];
+        /**
+         * Your profile (applicants)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["profile.get"];
         /**
          * Replace your profile: every field, null for one left empty
          * @description Text is trimmed and may not be blank or hold control characters; `nationality` and `address.country` are assigned ISO 3166-1 alpha-2 codes; `dateOfBirth` is a real past date giving an age of 13 to 120; `phone` is E.164. Every problem is listed in `errors` (422). Each change is kept in the history and emailed to you (which fields, not their values).
          */
-        put: operations["putApiV1Profile"];
+        put: operations["profile.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1458,7 +1593,7 @@ export type paths = {
          * Change some fields of your profile
          * @description Text is trimmed and may not be blank or hold control characters; `nationality` and `address.country` are assigned ISO 3166-1 alpha-2 codes; `dateOfBirth` is a real past date giving an age of 13 to 120; `phone` is E.164. Every problem is listed in `errors` (422). Each change is kept in the history and emailed to you (which fields, not their values).
          */
-        patch: operations["patchApiV1Profile"];
+        patch: operations["profile.update"];
         trace?: never;
     };
     "/api/v1/profile/history/": {
@@ -1468,8 +1603,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Every change to your profile: who, when, each field before and after */
-        get: operations["getApiV1ProfileHistory"];
+        /**
+         * Every change to your profile: who, when, each field before and after
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["profile.history.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1489,10 +1627,13 @@ export type paths = {
          * The reasons to pick for a rejection, withdrawal or decline (`reasonCode`)
          * @description Active ones by kind and code; admins may list inactive ones (`active=false`).
          */
-        get: operations["getApiV1Reasons"];
+        get: operations["reasons.list"];
         put?: never;
-        /** Add a reason (admins); 409 REASON_CODE_TAKEN for a code of that kind in use */
-        post: operations["postApiV1Reasons"];
+        /**
+         * Add a reason (admins); 409 REASON_CODE_TAKEN for a code of that kind in use
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["reasons.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1512,8 +1653,11 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        /** Relabel or (de)activate a reason (admins); codes are never deleted */
-        patch: operations["patchApiV1ReasonsByKindByCode"];
+        /**
+         * Relabel or (de)activate a reason (admins); codes are never deleted
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        patch: operations["reasons.update"];
         trace?: never;
     };
     "/api/v1/references/": {
@@ -1527,13 +1671,13 @@ export type paths = {
          * An application's referees and the status of each reference
          * @description Its applicant, admins and the reviewers assigned to it; anyone else 404. Never the content (staff read it at /api/v1/references/{referenceId}/).
          */
-        get: operations["getApiV1References"];
+        get: operations["references.list"];
         put?: never;
         /**
          * Name a referee on your application; they are emailed a link
          * @description While the application is a draft or submitted (409 REFERENCES_CLOSED), by an applicant whose email is verified (403 EMAIL_NOT_VERIFIED). At most 5 referees (409 REFEREE_LIMIT_REACHED), each mailbox once (409 REFEREE_EXISTS), never your own (422 REFEREE_IS_APPLICANT). Addresses are compared by the mailbox they reach: case-folded, a `+tag` cut, and dots ignored at gmail.com and googlemail.com (one domain). The referee's link (single use, 30 days) leads to the portal's /references/write page. 20 per hour per applicant (429).
          */
-        post: operations["postApiV1References"];
+        post: operations["references.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1551,14 +1695,14 @@ export type paths = {
          * Read a reference (admins, reviewers assigned to the application)
          * @description Applicants never see a reference's content (403); other staff get 404.
          */
-        get: operations["getApiV1ReferencesByReferenceId"];
+        get: operations["references.get"];
         put?: never;
         post?: never;
         /**
          * Remove a referee who has not answered; their link stops working
          * @description While the application is a draft or submitted (409 REFERENCES_CLOSED); a received reference stays (409 REFERENCE_RECEIVED).
          */
-        delete: operations["deleteApiV1ReferencesByReferenceId"];
+        delete: operations["references.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1571,8 +1715,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded reference (admins, reviewers assigned), as an attachment */
-        get: operations["getApiV1ReferencesByReferenceIdFile"];
+        /**
+         * Download an uploaded reference (admins, reviewers assigned), as an attachment
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["references.file.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1594,7 +1741,7 @@ export type paths = {
          * Referee: what the emailed link is for (does not use it)
          * @description No account: the token from the link's `?token=`, in the body. 400 INVALID_REFERENCE_LINK for an unknown, expired, replaced or used link; 409 REFERENCES_CLOSED once the application is closed. Limited per client IP.
          */
-        post: operations["postApiV1ReferencesLink"];
+        post: operations["references.link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1614,7 +1761,7 @@ export type paths = {
          * Referee: upload the reference as a PDF; the link then stops working
          * @description multipart/form-data with `token` and `file`: a PDF by its bytes (415 otherwise), at most 10 MiB (413). The link is checked before the file is kept.
          */
-        post: operations["postApiV1ReferencesLinkFile"];
+        post: operations["references.link.file"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1630,8 +1777,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Referee: send the reference as text; the link then stops working */
-        post: operations["postApiV1ReferencesLinkText"];
+        /**
+         * Referee: send the reference as text; the link then stops working
+         * @description Public: no credentials needed. At most 60 requests per 3600 s per client address (policy `reference-links-ip`); past it, 429 `RATE_LIMITED` with `Retry-After`.
+         */
+        post: operations["references.link.text"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1645,12 +1795,18 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** My sign-ins: device, IP, created, last used; `current` marks this one */
-        get: operations["getApiV1Sessions"];
+        /**
+         * My sign-ins: device, IP, created, last used; `current` marks this one
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["sessions.list"];
         put?: never;
         post?: never;
-        /** Sign out everywhere else: end every sign-in but this one */
-        delete: operations["deleteApiV1Sessions"];
+        /**
+         * Sign out everywhere else: end every sign-in but this one
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        delete: operations["sessions.deleteOthers"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1666,8 +1822,11 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** End one of my sign-ins (its cookie, refresh and access tokens) */
-        delete: operations["deleteApiV1SessionsById"];
+        /**
+         * End one of my sign-ins (its cookie, refresh and access tokens)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        delete: operations["sessions.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1684,7 +1843,7 @@ export type paths = {
          * The public keys letters and receipts are signed with, as JWK (public)
          * @description Ed25519 (`kty` OKP, `crv` Ed25519), `kid` the RFC 7638 thumbprint each document names. Keys replaced since stay listed, so what they signed still verifies; `current` marks the one signing now. 120 per 10 minutes per client address.
          */
-        get: operations["getApiV1SignedDocumentsKeys"];
+        get: operations["signedDocuments.keys.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1704,7 +1863,7 @@ export type paths = {
          * The offer letter of an application, a signed PDF (its applicant, staff)
          * @description Offered, conditionally offered, accepted or enrolled applications (409 OFFER_LETTER_NOT_AVAILABLE otherwise): applicant, programme, intake, conditions and the response deadline. Asked again while none of that changed, the same document (same bytes, same signature) is returned; a change issues a new one. The Ed25519 signature over the file's exact bytes comes in the headers; the document's id and how to check it are printed on it. 60 per hour per account.
          */
-        get: operations["getApiV1SignedDocumentsOfferLettersByApplicationId"];
+        get: operations["signedDocuments.offerLetters.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1724,7 +1883,7 @@ export type paths = {
          * The receipt of a successful payment, a signed PDF (its applicant, staff)
          * @description What `GET /api/v1/payments/{id}/receipt/` says, as a PDF signed like offer letters; a refund since the last one issues a new one. 60 per hour per account.
          */
-        get: operations["getApiV1SignedDocumentsReceiptsByPaymentId"];
+        get: operations["signedDocuments.receipts.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1746,7 +1905,7 @@ export type paths = {
          * Check a letter or receipt: is this PDF, byte for byte, one issued here? (public)
          * @description The PDF as the form field `file` (multipart/form-data), at most 2 MiB. `valid` only when its SHA-256 is that of a document issued here and the recorded Ed25519 signature holds over these bytes; then `document` says what it is (kind, id, when issued, signature, key). A PDF changed in one byte is `unknown_document`. No sign-in; 60 per 10 minutes per client address.
          */
-        post: operations["postApiV1SignedDocumentsVerify"];
+        post: operations["signedDocuments.verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1764,7 +1923,7 @@ export type paths = {
          * Check a document by the id printed on it and the SHA-256 of the file (public)
          * @description `valid` when the document exists and the file's SHA-256 is the one it was issued with (and its signature holds). The signature and key id returned let anyone check the file offline against `/keys/`. No sign-in; 60 per 10 minutes per client address (shared with the upload check).
          */
-        get: operations["getApiV1SignedDocumentsVerifyById"];
+        get: operations["signedDocuments.verify.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1786,7 +1945,7 @@ export type paths = {
          * Move many applications at once: all or none
          * @description Each move follows the lifecycle table and the same rules as a single one. If any application cannot move, nothing changes and 409 BULK_REFUSED lists `refusals`: `{applicationId, status, code, detail}` for each.
          */
-        post: operations["postApiV1StaffApplicationsBulkTransitions"];
+        post: operations["staff.applications.bulkTransitions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1804,7 +1963,7 @@ export type paths = {
          * The filtered applications as CSV, streamed (admins)
          * @description The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search), in creation order. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.
          */
-        get: operations["getApiV1StaffApplicationsExport"];
+        get: operations["staff.applications.export.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1824,7 +1983,7 @@ export type paths = {
          * The audit log of staff and system actions (admins), newest first
          * @description Who (actor), what (action and details), which application, when and from which client IP. Entries are append-only: the database refuses UPDATE and DELETE on them.
          */
-        get: operations["getApiV1StaffAudit"];
+        get: operations["staff.audit.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1844,7 +2003,7 @@ export type paths = {
          * Check the audit log's hash chain (admins)
          * @description Walks every entry from the first to the current head, 1,000 at a time, recomputing each hash, and answers `ok`, or the first entry that does not hold and why: `missing` (an entry before it was removed or moved), `content_changed` (details or client address edited), `row_changed` (actor, action, subject, time or position edited), `link_broken` (it does not follow the one before), `head_mismatch` (entries at the end removed), `anchor_mismatch` (the chain no longer passes through a head saved earlier: pass `anchorSeq` and `anchorHash`), `unchained` (an entry outside the chain). Entries redacted by an erasure are counted, and their details not checked. The hash definitions are in docs/admissions.md.
          */
-        get: operations["getApiV1StaffAuditVerify"];
+        get: operations["staff.audit.verify.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1864,7 +2023,7 @@ export type paths = {
          * Each reviewer's mean and spread of weighted totals against the panel (admins)
          * @description Per reviewer in the program (and intake): count, mean and population standard deviation of their weighted totals; the other reviewers' on the same applications; the difference of means. Reviews of a reviewer who declared a conflict since are left out. 409 RUBRIC_MISSING.
          */
-        get: operations["getApiV1StaffCalibration"];
+        get: operations["staff.calibration.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1880,8 +2039,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Automatic extra reviews, newest first (the latest 500); flagged ones (admins) */
-        get: operations["getApiV1StaffCalibrationExtraReviews"];
+        /**
+         * Automatic extra reviews, newest first (the latest 500); flagged ones (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.calibration.extraReviews.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1901,7 +2063,7 @@ export type paths = {
          * Reviewed applications ranked by their mean total, raw or normalised (admins)
          * @description `normalised=true`: each total is first rescaled by its reviewer's mean and spread onto the whole panel's (z-score), see docs/admissions.md. Stored scores never change; `rawScore` is always shown.
          */
-        get: operations["getApiV1StaffCalibrationRanking"];
+        get: operations["staff.calibration.ranking.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1917,13 +2079,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** When the intake's decisions are due (staff) */
-        get: operations["getApiV1StaffIntakesByIdDecisionsDue"];
+        /**
+         * When the intake's decisions are due (staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.intakes.decisionsDue.get"];
         /**
          * Set or clear when the intake's decisions are due (admins)
          * @description Reviewers assigned to its applications still submitted or under review, and not yet reviewed by them, are emailed ADMISSIONS_DECISION_REMINDER_DAYS before it, once per reviewer and due date.
          */
-        put: operations["putApiV1StaffIntakesByIdDecisionsDue"];
+        put: operations["staff.intakes.decisionsDue.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1938,8 +2103,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An intake's seats: capacity, held by offers, taken, available, waitlisted */
-        get: operations["getApiV1StaffIntakesByIdSeats"];
+        /**
+         * An intake's seats: capacity, held by offers, taken, available, waitlisted
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.intakes.seats.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1955,8 +2123,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An intake's waitlist, first in line first */
-        get: operations["getApiV1StaffIntakesByIdWaitlist"];
+        /**
+         * An intake's waitlist, first in line first
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.intakes.waitlist.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1978,7 +2149,7 @@ export type paths = {
          * Offer the first waitlisted applicant a seat that has freed (admins)
          * @description 409 NO_SEATS_AVAILABLE while every seat is held; 409 WAITLIST_EMPTY when nobody waits.
          */
-        post: operations["postApiV1StaffIntakesByIdWaitlistPromote"];
+        post: operations["staff.intakes.waitlist.promote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1992,8 +2163,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The email outbox (admins): delivery status, attempts and last error */
-        get: operations["getApiV1StaffOutbox"];
+        /**
+         * The email outbox (admins): delivery status, attempts and last error
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.outbox.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2009,13 +2183,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A program's review settings: blind review, disagreement threshold (admins) */
-        get: operations["getApiV1StaffProgramsByIdReviewSettings"];
+        /**
+         * A program's review settings: blind review, disagreement threshold (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.programs.reviewSettings.get"];
         /**
          * Set a program's review settings (admins)
          * @description Blind review takes effect at once on every response a reviewer gets about the program's applications. The threshold applies to reviews saved from now on.
          */
-        put: operations["putApiV1StaffProgramsByIdReviewSettings"];
+        put: operations["staff.programs.reviewSettings.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2030,10 +2207,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A program's reviewers (staff) */
-        get: operations["getApiV1StaffProgramsByIdReviewers"];
-        /** Set a program's reviewers (admins): round-robin assigns among them */
-        put: operations["putApiV1StaffProgramsByIdReviewers"];
+        /**
+         * A program's reviewers (staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.programs.reviewers.list"];
+        /**
+         * Set a program's reviewers (admins): round-robin assigns among them
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        put: operations["staff.programs.reviewers.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2048,13 +2231,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A program's rubric (staff) */
-        get: operations["getApiV1StaffProgramsByIdRubric"];
+        /**
+         * A program's rubric (staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.programs.rubric.get"];
         /**
          * Set a program's rubric (admins): weighted criteria on one scale
          * @description 409 RUBRIC_IN_USE once an application of the program has been scored.
          */
-        put: operations["putApiV1StaffProgramsByIdRubric"];
+        put: operations["staff.programs.rubric.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2069,8 +2255,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your review queue: applications assigned to you awaiting a decision */
-        get: operations["getApiV1StaffQueue"];
+        /**
+         * Your review queue: applications assigned to you awaiting a decision
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.queue.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2086,8 +2275,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Application counts by status, program and intake (staff) */
-        get: operations["getApiV1StaffStats"];
+        /**
+         * Application counts by status, program and intake (staff)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.stats.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2107,7 +2299,7 @@ export type paths = {
          * Rejections, withdrawals and declines by reason code (staff)
          * @description Counted from the history (each application enters these final statuses once), filtered by program, intake and when the move was made.
          */
-        get: operations["getApiV1StaffStatsReasons"];
+        get: operations["staff.stats.reasons.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2123,14 +2315,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Staff accounts (admins) */
-        get: operations["getApiV1StaffUsers"];
+        /**
+         * Staff accounts (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.users.list"];
         put?: never;
         /**
          * Create a reviewer or admin account (admins)
          * @description 409 EMAIL_TAKEN for an email already registered.
          */
-        post: operations["postApiV1StaffUsers"];
+        post: operations["staff.users.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2154,7 +2349,7 @@ export type paths = {
          * Rename or (de)activate a staff account (admins)
          * @description A deactivated account is refused at once on every request. 409 CANNOT_CHANGE_OWN_ACCOUNT when deactivating yourself.
          */
-        patch: operations["patchApiV1StaffUsersById"];
+        patch: operations["staff.users.update"];
         trace?: never;
     };
     "/api/v1/staff/users/{id}/password-reset/": {
@@ -2170,7 +2365,7 @@ export type paths = {
          * Email a staff member a password reset link and end their sign-ins (admins)
          * @description The link (30 minutes, single use) leads to the portal's /account/reset-password page; the current password keeps working until it is used. 404 for an account that is not staff; 409 CANNOT_CHANGE_OWN_ACCOUNT for yourself, CONFLICT for a deactivated account. Audited as staff.password_reset.
          */
-        post: operations["postApiV1StaffUsersByIdPasswordReset"];
+        post: operations["staff.users.passwordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2184,14 +2379,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Webhook endpoints (admins) */
-        get: operations["getApiV1Webhooks"];
+        /**
+         * Webhook endpoints (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["webhooks.list"];
         put?: never;
         /**
          * Add an endpoint (admins); its signing secret is in this response only
          * @description https:// only, and never a private, loopback or link-local address (422), unless ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS is on. It receives the events published from now on.
          */
-        post: operations["postApiV1Webhooks"];
+        post: operations["webhooks.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2205,19 +2403,25 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One webhook endpoint (admins) */
-        get: operations["getApiV1WebhooksById"];
+        /**
+         * One webhook endpoint (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["webhooks.get"];
         put?: never;
         post?: never;
-        /** Delete an endpoint with its deliveries (admins) */
-        delete: operations["deleteApiV1WebhooksById"];
+        /**
+         * Delete an endpoint with its deliveries (admins)
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        delete: operations["webhooks.delete"];
         options?: never;
         head?: never;
         /**
          * Change an endpoint's URL, event types or description, or disable it
          * @description A disabled endpoint gets no deliveries for events published meanwhile; its pending ones wait and go out once it is enabled again.
          */
-        patch: operations["patchApiV1WebhooksById"];
+        patch: operations["webhooks.update"];
         trace?: never;
     };
     "/api/v1/webhooks/{id}/deliveries/": {
@@ -2227,8 +2431,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's deliveries (admins): status, attempts, last answer */
-        get: operations["getApiV1WebhooksByIdDeliveries"];
+        /**
+         * An endpoint's deliveries (admins): status, attempts, last answer
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["webhooks.deliveries.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2244,8 +2451,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One delivery with every attempt (admins) */
-        get: operations["getApiV1WebhooksByIdDeliveriesByDeliveryId"];
+        /**
+         * One delivery with every attempt (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["webhooks.deliveries.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2263,8 +2473,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a delivered or dead delivery again (admins), with the same webhook-id */
-        post: operations["postApiV1WebhooksByIdDeliveriesByDeliveryIdRedeliver"];
+        /**
+         * Send a delivered or dead delivery again (admins), with the same webhook-id
+         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         */
+        post: operations["webhooks.deliveries.redeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2284,7 +2497,7 @@ export type paths = {
          * Replace the signing secret (admins); the new one is in this response only
          * @description Every attempt from now on, retries included, is signed with the new one.
          */
-        post: operations["postApiV1WebhooksByIdRotateSecret"];
+        post: operations["webhooks.rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2298,8 +2511,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Every upstream's readiness, each replica asked now (503 while one has none up) */
-        get: operations["getGatewayHealth"];
+        /**
+         * Every upstream's readiness, each replica asked now (503 while one has none up)
+         * @description Public: no credentials needed.
+         */
+        get: operations["gateway.health.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2315,8 +2531,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The gateway's own liveness (what a container healthcheck asks) */
-        get: operations["getGatewayLive"];
+        /**
+         * The gateway's own liveness (what a container healthcheck asks)
+         * @description Public: no credentials needed.
+         */
+        get: operations["gateway.live.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2332,8 +2551,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
-        get: operations["getHealthLive"];
+        /**
+         * Liveness: the process answers
+         * @description Public: no credentials needed.
+         */
+        get: operations["health.live.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2349,8 +2571,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: every dependency answers (503 NOT_READY says which not) */
-        get: operations["getHealthReady"];
+        /**
+         * Readiness: every dependency answers (503 NOT_READY says which not)
+         * @description Public: no credentials needed.
+         */
+        get: operations["health.ready.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2366,8 +2591,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Probe of the cache/session store */
-        get: operations["getHealthRedis"];
+        /**
+         * Probe of the cache/session store
+         * @description Public: no credentials needed.
+         */
+        get: operations["health.redis.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4768,7 +4996,7 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
-    postApiBenchmark: {
+    "benchmark.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -4793,7 +5021,7 @@ export interface operations {
                     "application/json": components["schemas"]["BenchmarkResult"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4804,7 +5032,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -4884,6 +5112,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -4900,9 +5143,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiLeaderboard: {
+    "leaderboard.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -4921,6 +5179,32 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -4935,9 +5219,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiLeaderboard: {
+    "leaderboard.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -4962,7 +5259,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmittedEntry"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4973,7 +5270,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5038,6 +5335,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5054,9 +5366,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiRun: {
+    "run.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5081,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResult"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5092,7 +5419,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5157,6 +5484,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `RUNNER_BUSY`: Runner busy; `SANDBOX_UNAVAILABLE`: Sandbox unavailable; `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5173,9 +5515,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountEmailChange: {
+    "account.emailChange": {
         parameters: {
             query?: never;
             header?: never;
@@ -5200,7 +5557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5211,7 +5568,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5306,6 +5663,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5322,9 +5694,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountEmailChangeConfirm: {
+    "account.emailChange.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -5347,7 +5734,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5358,7 +5745,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5438,6 +5825,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5454,9 +5856,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1AccountEmailVerification: {
+    "account.emailVerification.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -5475,6 +5892,19 @@ export interface operations {
                     "application/json": components["schemas"]["EmailVerification"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -5485,6 +5915,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
                     };
                 };
             };
@@ -5502,9 +5945,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountEmailVerification: {
+    "account.emailVerification.send": {
         parameters: {
             query?: never;
             header?: never;
@@ -5523,6 +5979,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -5586,6 +6057,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5602,9 +6088,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountEmailVerificationConfirm: {
+    "account.emailVerification.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -5627,7 +6128,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5638,7 +6139,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5703,6 +6204,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5719,9 +6235,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountPasswordReset: {
+    "account.passwordReset": {
         parameters: {
             query?: never;
             header?: never;
@@ -5746,7 +6277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5757,7 +6288,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5822,6 +6353,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5838,9 +6384,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountPasswordResetConfirm: {
+    "account.passwordReset.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -5863,7 +6424,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `INVALID_ACCOUNT_TOKEN`: Invalid, expired or used link; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5874,7 +6435,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "INVALID_ACCOUNT_TOKEN" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -5954,6 +6515,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -5970,9 +6546,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AccountPassword: {
+    "account.password.change": {
         parameters: {
             query?: never;
             header?: never;
@@ -5993,7 +6584,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6002,7 +6593,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -6085,6 +6676,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6099,9 +6703,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Applications: {
+    "applications.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -6134,6 +6751,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApplicationPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -6175,6 +6805,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6189,9 +6832,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1Applications: {
+    "applications.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6215,7 +6871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Application"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6224,7 +6880,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -6306,6 +6962,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6320,9 +6989,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsById: {
+    "applications.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -6342,6 +7024,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Application"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -6383,6 +7078,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6397,9 +7105,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1ApplicationsById: {
+    "applications.update": {
         parameters: {
             query?: never;
             header?: {
@@ -6545,6 +7266,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6559,9 +7293,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdAccept: {
+    "applications.accept": {
         parameters: {
             query?: never;
             header?: {
@@ -6707,6 +7454,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6721,9 +7481,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdAssignments: {
+    "applications.assignments.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6748,7 +7521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assigned"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6757,7 +7530,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -6852,6 +7625,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6866,9 +7652,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1ApplicationsByIdAssignmentsByReviewerId: {
+    "applications.assignments.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6887,6 +7686,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -6940,6 +7752,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -6954,9 +7779,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdConditions: {
+    "applications.conditions.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -6975,6 +7813,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConditionList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -7016,6 +7867,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7030,9 +7894,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1ApplicationsByIdConditionsByConditionId: {
+    "applications.conditions.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -7058,7 +7935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConditionList"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7067,7 +7944,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -7162,6 +8039,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7176,9 +8066,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdConflictOfInterest: {
+    "applications.conflictOfInterest": {
         parameters: {
             query?: never;
             header?: never;
@@ -7203,7 +8106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Conflict"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7212,7 +8115,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -7294,6 +8197,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7308,9 +8224,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDecision: {
+    "applications.decide": {
         parameters: {
             query?: never;
             header?: never;
@@ -7453,6 +8382,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7467,9 +8409,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDecline: {
+    "applications.decline": {
         parameters: {
             query?: never;
             header?: {
@@ -7615,6 +8570,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7629,9 +8597,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdDeferrals: {
+    "applications.deferrals.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -7650,6 +8631,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeferralList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -7691,6 +8685,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7705,9 +8712,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDeferrals: {
+    "applications.deferrals.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -7732,7 +8752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deferral"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7741,7 +8761,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -7836,6 +8856,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7850,9 +8883,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDeferralsByDeferralIdApprove: {
+    "applications.deferrals.approve": {
         parameters: {
             query?: never;
             header?: never;
@@ -7878,7 +8924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deferral"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7887,7 +8933,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -7982,6 +9028,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -7996,9 +9055,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDeferralsByDeferralIdRefuse: {
+    "applications.deferrals.refuse": {
         parameters: {
             query?: never;
             header?: never;
@@ -8024,7 +9096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deferral"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8033,7 +9105,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -8128,6 +9200,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8142,9 +9227,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdDocuments: {
+    "applications.documents.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -8166,6 +9264,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -8207,6 +9318,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8221,9 +9345,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDocuments: {
+    "applications.documents.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -8426,9 +9563,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdDocumentsByDocumentId: {
+    "applications.documents.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -8448,6 +9600,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -8489,6 +9654,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8503,9 +9681,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1ApplicationsByIdDocumentsByDocumentId: {
+    "applications.documents.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -8524,6 +9715,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -8590,6 +9794,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8604,9 +9821,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdDocumentsByDocumentIdFile: {
+    "applications.documents.file.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -8629,6 +9859,19 @@ export interface operations {
                     "application/pdf": string;
                     "image/jpeg": string;
                     "image/png": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -8670,6 +9913,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8684,9 +9940,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdDocumentsByDocumentIdReview: {
+    "applications.documents.review": {
         parameters: {
             query?: never;
             header?: never;
@@ -8712,7 +9981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8721,7 +9990,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -8803,6 +10072,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8817,9 +10099,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdDocumentsChecklist: {
+    "applications.documents.checklist.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -8838,6 +10133,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -8879,6 +10187,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -8893,9 +10214,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdFeeWaiver: {
+    "applications.feeWaiver.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -8920,7 +10254,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeeSummary"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8929,7 +10263,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -9024,6 +10358,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9038,9 +10385,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdFee: {
+    "applications.fee.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -9059,6 +10419,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeeSummary"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -9100,6 +10473,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9114,9 +10500,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdHistory: {
+    "applications.history.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -9140,6 +10539,19 @@ export interface operations {
                     "application/json": components["schemas"]["TransitionPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -9179,6 +10591,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9193,9 +10618,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdPayments: {
+    "applications.payments.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -9219,6 +10657,19 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -9258,6 +10709,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9272,9 +10736,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdPayments: {
+    "applications.payments.create": {
         parameters: {
             query?: never;
             header: {
@@ -9408,7 +10885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PAYMENT_PROVIDER_ERROR`: Payment provider error */
+            /** @description `BAD_GATEWAY`: Bad gateway; `PAYMENT_PROVIDER_ERROR`: Payment provider error */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9417,7 +10894,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "PAYMENT_PROVIDER_ERROR";
+                        code: "BAD_GATEWAY" | "PAYMENT_PROVIDER_ERROR";
                     };
                 };
             };
@@ -9435,9 +10912,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ApplicationsByIdReviews: {
+    "applications.reviews.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -9456,6 +10946,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApplicationReviews"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -9510,6 +11013,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9524,9 +11040,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1ApplicationsByIdReviewsMine: {
+    "applications.reviews.mine.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -9551,7 +11080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Review"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9560,7 +11089,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -9655,6 +11184,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9669,9 +11211,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdSubmit: {
+    "applications.submit": {
         parameters: {
             query?: never;
             header?: {
@@ -9817,6 +11372,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9831,9 +11399,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdTransitions: {
+    "applications.transitions": {
         parameters: {
             query?: never;
             header?: {
@@ -9979,6 +11560,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -9993,9 +11587,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ApplicationsByIdWithdraw: {
+    "applications.withdraw": {
         parameters: {
             query?: never;
             header?: {
@@ -10141,6 +11748,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10155,9 +11775,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1AuthCsrf: {
+    "auth.csrf.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -10176,6 +11809,19 @@ export interface operations {
                     "application/json": components["schemas"]["CsrfToken"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -10186,6 +11832,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
                     };
                 };
             };
@@ -10203,9 +11862,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AuthLogin: {
+    "auth.login": {
         parameters: {
             query?: never;
             header?: never;
@@ -10229,7 +11901,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResult"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10238,7 +11910,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -10321,6 +11993,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10335,9 +12020,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AuthLogout: {
+    "auth.logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -10354,6 +12052,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -10381,6 +12092,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10395,9 +12119,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1AuthMe: {
+    "auth.me.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -10416,6 +12153,19 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -10426,6 +12176,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
                     };
                 };
             };
@@ -10443,9 +12206,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AuthRefresh: {
+    "auth.refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -10468,7 +12244,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10477,7 +12253,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -10533,6 +12309,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10547,9 +12336,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1AuthRegister: {
+    "auth.register": {
         parameters: {
             query?: never;
             header?: never;
@@ -10574,7 +12376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10585,7 +12387,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -10650,6 +12452,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10666,9 +12483,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1CatalogIntakesById: {
+    "catalog.intakes.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -10693,7 +12525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Intake"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10702,7 +12534,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -10797,6 +12629,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10811,9 +12656,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1CatalogPrograms: {
+    "catalog.programs.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -10845,6 +12703,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProgramPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_TOKEN`: Invalid or expired token */
             401: {
                 headers: {
@@ -10871,6 +12742,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -10885,9 +12769,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1CatalogPrograms: {
+    "catalog.programs.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -10910,7 +12807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Program"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10919,7 +12816,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -11001,6 +12898,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11015,9 +12925,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1CatalogProgramsById: {
+    "catalog.programs.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -11036,6 +12959,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProgramDetail"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_TOKEN`: Invalid or expired token */
@@ -11077,6 +13013,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11091,9 +13040,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1CatalogProgramsById: {
+    "catalog.programs.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -11118,7 +13080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Program"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11127,7 +13089,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -11222,6 +13184,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11236,9 +13211,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1CatalogProgramsByIdDeactivate: {
+    "catalog.programs.deactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -11257,6 +13245,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -11311,6 +13312,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11325,9 +13339,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1CatalogProgramsByIdIntakes: {
+    "catalog.programs.intakes.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -11352,7 +13379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Intake"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11361,7 +13388,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -11456,6 +13483,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11470,9 +13510,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1DataRightsErasure: {
+    "dataRights.erasure.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -11497,7 +13550,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataRequest"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11508,7 +13561,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -11618,6 +13671,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11634,9 +13702,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1DataRightsExport: {
+    "dataRights.export": {
         parameters: {
             query?: never;
             header?: never;
@@ -11655,6 +13738,21 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -11703,6 +13801,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11719,9 +13832,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1DataRightsRequests: {
+    "dataRights.requests.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -11747,6 +13875,19 @@ export interface operations {
                     "application/json": components["schemas"]["DataRequestPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -11786,6 +13927,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11800,9 +13954,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1DataRightsRequestsById: {
+    "dataRights.requests.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -11821,6 +13988,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataRequest"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -11875,6 +14055,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11889,9 +14082,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1DataRightsRequestsByIdApprove: {
+    "dataRights.requests.approve": {
         parameters: {
             query?: never;
             header?: never;
@@ -11910,6 +14116,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataRequest"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -11977,6 +14196,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -11991,9 +14223,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1DataRightsRequestsByIdCancel: {
+    "dataRights.requests.cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -12012,6 +14257,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataRequest"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -12079,6 +14337,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12093,9 +14364,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1DataRightsRequestsByIdReject: {
+    "dataRights.requests.reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -12120,7 +14404,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataRequest"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12129,7 +14413,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -12224,6 +14508,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12238,9 +14535,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Events: {
+    "events.list": {
         parameters: {
             query?: {
                 /** @description The last position already read (0 or omitted: from the start) */
@@ -12262,6 +14572,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -12303,6 +14626,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12317,9 +14653,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Interviews: {
+    "interviews.list": {
         parameters: {
             query?: {
                 applicationId?: string;
@@ -12342,6 +14691,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InterviewList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -12370,6 +14732,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12384,9 +14759,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1Interviews: {
+    "interviews.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -12409,7 +14797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12418,7 +14806,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -12500,6 +14888,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12514,9 +14915,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1InterviewsByInterviewId: {
+    "interviews.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -12535,6 +14949,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -12589,6 +15016,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12603,9 +15043,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1InterviewsByInterviewIdCancel: {
+    "interviews.cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -12630,7 +15083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12639,7 +15092,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -12734,6 +15187,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12748,9 +15214,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1InterviewsByInterviewIdConfirm: {
+    "interviews.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -12769,6 +15248,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Interview"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -12836,6 +15328,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12850,9 +15355,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1InterviewsByInterviewIdInvite: {
+    "interviews.invite": {
         parameters: {
             query?: never;
             header?: never;
@@ -12877,7 +15395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12886,7 +15404,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -12981,6 +15499,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -12995,9 +15526,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1InterviewsByInterviewIdRescheduleRequest: {
+    "interviews.rescheduleRequest": {
         parameters: {
             query?: never;
             header?: never;
@@ -13022,7 +15566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13031,7 +15575,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -13126,6 +15670,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13140,9 +15697,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1InterviewsByInterviewIdReschedule: {
+    "interviews.reschedule": {
         parameters: {
             query?: never;
             header?: never;
@@ -13167,7 +15737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13176,7 +15746,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -13271,6 +15841,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13285,9 +15868,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1InterviewsByInterviewIdScoresMine: {
+    "interviews.scores.mine.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -13312,7 +15908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Interview"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13321,7 +15917,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -13416,6 +16012,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13430,9 +16039,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Mfa: {
+    "mfa.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -13449,6 +16071,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MfaStatus"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -13477,6 +16112,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13491,9 +16139,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1MfaDisable: {
+    "mfa.disable": {
         parameters: {
             query?: never;
             header?: never;
@@ -13518,7 +16179,7 @@ export interface operations {
                     "application/json": components["schemas"]["MfaStatus"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13529,7 +16190,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -13639,6 +16300,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13655,9 +16331,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1MfaRecoveryCodes: {
+    "mfa.recoveryCodes": {
         parameters: {
             query?: never;
             header?: never;
@@ -13682,7 +16373,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13693,7 +16384,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -13803,6 +16494,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13819,9 +16525,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1MfaTotp: {
+    "mfa.totp.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -13838,6 +16559,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -13879,6 +16613,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -13893,9 +16640,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1MfaTotpConfirm: {
+    "mfa.totp.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -13920,7 +16680,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13931,7 +16691,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -14041,6 +16801,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14057,9 +16832,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1PaymentsById: {
+    "payments.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -14078,6 +16868,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -14119,6 +16922,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14133,9 +16949,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1PaymentsByIdConfirm: {
+    "payments.confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -14160,7 +16989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14169,7 +16998,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -14264,6 +17093,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14278,9 +17120,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1PaymentsByIdFail: {
+    "payments.fail": {
         parameters: {
             query?: never;
             header?: never;
@@ -14305,7 +17160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14314,7 +17169,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -14409,6 +17264,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14423,9 +17291,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1PaymentsByIdReceipt: {
+    "payments.receipt.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -14444,6 +17325,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -14498,6 +17392,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14512,9 +17419,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1PaymentsByIdRefresh: {
+    "payments.refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -14533,6 +17453,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -14587,7 +17520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PAYMENT_PROVIDER_ERROR`: Payment provider error */
+            /** @description `BAD_GATEWAY`: Bad gateway; `PAYMENT_PROVIDER_ERROR`: Payment provider error */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14596,7 +17529,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "PAYMENT_PROVIDER_ERROR";
+                        code: "BAD_GATEWAY" | "PAYMENT_PROVIDER_ERROR";
                     };
                 };
             };
@@ -14614,9 +17547,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1PaymentsByIdRefunds: {
+    "payments.refunds.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -14641,7 +17587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14650,7 +17596,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -14745,7 +17691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PAYMENT_PROVIDER_ERROR`: Payment provider error */
+            /** @description `BAD_GATEWAY`: Bad gateway; `PAYMENT_PROVIDER_ERROR`: Payment provider error */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14754,7 +17700,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "PAYMENT_PROVIDER_ERROR";
+                        code: "BAD_GATEWAY" | "PAYMENT_PROVIDER_ERROR";
                     };
                 };
             };
@@ -14772,9 +17718,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1PaymentsWebhooksStripe: {
+    "payments.webhooks.stripe": {
         parameters: {
             query?: never;
             header?: never;
@@ -14832,6 +17791,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14846,9 +17818,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Profile: {
+    "profile.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -14865,6 +17850,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -14893,6 +17891,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -14907,9 +17918,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1Profile: {
+    "profile.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -14932,7 +17956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14941,7 +17965,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -15023,6 +18047,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15037,9 +18074,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1Profile: {
+    "profile.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -15062,7 +18112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15071,7 +18121,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -15153,6 +18203,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15167,9 +18230,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ProfileHistory: {
+    "profile.history.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -15189,6 +18265,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileHistoryPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -15230,6 +18319,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15244,9 +18346,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Reasons: {
+    "reasons.list": {
         parameters: {
             query?: {
                 /** @description rejection: an admin rejects; withdrawal: the applicant or an admin withdraws; decline: the applicant declines an offer */
@@ -15270,6 +18385,19 @@ export interface operations {
                     "application/json": components["schemas"]["ReasonList"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -15296,6 +18424,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15310,9 +18451,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1Reasons: {
+    "reasons.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -15335,7 +18489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reason"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15344,7 +18498,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -15426,6 +18580,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15440,9 +18607,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1ReasonsByKindByCode: {
+    "reasons.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -15469,7 +18649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reason"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15478,7 +18658,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -15560,6 +18740,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15574,9 +18767,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1References: {
+    "references.list": {
         parameters: {
             query: {
                 applicationId: string;
@@ -15595,6 +18801,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReferenceList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -15636,6 +18855,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15650,9 +18882,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1References: {
+    "references.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -15678,7 +18923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reference"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15689,7 +18934,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -15814,6 +19059,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15830,9 +19090,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ReferencesByReferenceId: {
+    "references.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -15851,6 +19126,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReferenceContent"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -15905,6 +19193,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -15919,9 +19220,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1ReferencesByReferenceId: {
+    "references.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -15939,6 +19253,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -16005,6 +19332,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16019,9 +19359,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1ReferencesByReferenceIdFile: {
+    "references.file.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -16041,6 +19394,19 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -16095,6 +19461,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16109,9 +19488,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ReferencesLink: {
+    "references.link": {
         parameters: {
             query?: never;
             header?: never;
@@ -16136,7 +19528,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefereeInvitation"];
                 };
             };
-            /** @description `INVALID_REFERENCE_LINK`: Invalid, expired or used reference link; `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `INVALID_REFERENCE_LINK`: Invalid, expired or used reference link; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16147,7 +19539,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_REFERENCE_LINK" | "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "INVALID_REFERENCE_LINK" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -16227,6 +19619,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16243,9 +19650,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ReferencesLinkFile: {
+    "references.link.file": {
         parameters: {
             query?: never;
             header?: never;
@@ -16398,9 +19820,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1ReferencesLinkText: {
+    "references.link.text": {
         parameters: {
             query?: never;
             header?: never;
@@ -16423,7 +19860,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REFERENCE_LINK`: Invalid, expired or used reference link; `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `INVALID_REFERENCE_LINK`: Invalid, expired or used reference link; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16434,7 +19871,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_REFERENCE_LINK" | "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "INVALID_REFERENCE_LINK" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -16514,6 +19951,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16530,9 +19982,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Sessions: {
+    "sessions.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -16552,6 +20019,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -16580,6 +20060,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16594,9 +20087,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1Sessions: {
+    "sessions.deleteOthers": {
         parameters: {
             query?: never;
             header?: never;
@@ -16613,6 +20119,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -16641,6 +20160,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16655,9 +20187,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1SessionsById: {
+    "sessions.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -16675,6 +20220,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -16728,6 +20286,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16742,9 +20313,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1SignedDocumentsKeys: {
+    "signedDocuments.keys.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -16765,6 +20349,21 @@ export interface operations {
                     "application/json": components["schemas"]["KeySet"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests */
             429: {
                 headers: {
@@ -16778,6 +20377,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
                     };
                 };
             };
@@ -16797,9 +20411,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1SignedDocumentsOfferLettersByApplicationId: {
+    "signedDocuments.offerLetters.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -16824,6 +20453,21 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -16902,6 +20546,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -16918,9 +20577,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1SignedDocumentsReceiptsByPaymentId: {
+    "signedDocuments.receipts.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -16945,6 +20619,21 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -17023,6 +20712,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17039,9 +20743,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1SignedDocumentsVerify: {
+    "signedDocuments.verify": {
         parameters: {
             query?: never;
             header?: never;
@@ -17130,6 +20849,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17146,9 +20880,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1SignedDocumentsVerifyById: {
+    "signedDocuments.verify.get": {
         parameters: {
             query: {
                 /** @description SHA-256, lowercase hex */
@@ -17172,6 +20921,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `VALIDATION_FAILED`: Validation failed */
@@ -17205,6 +20969,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17221,9 +21000,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1StaffApplicationsBulkTransitions: {
+    "staff.applications.bulkTransitions": {
         parameters: {
             query?: never;
             header?: never;
@@ -17246,7 +21040,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResult"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17255,7 +21049,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -17337,6 +21131,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17351,9 +21158,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffApplicationsExport: {
+    "staff.applications.export.get": {
         parameters: {
             query?: {
                 /** @description One status or several, comma-separated */
@@ -17385,6 +21205,19 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -17424,6 +21257,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17438,9 +21284,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffAudit: {
+    "staff.audit.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -17469,6 +21328,19 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -17508,6 +21380,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17522,9 +21407,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffAuditVerify: {
+    "staff.audit.verify.get": {
         parameters: {
             query?: {
                 /** @description With anchorHash: a head saved from an earlier check */
@@ -17547,6 +21445,19 @@ export interface operations {
                     "application/json": components["schemas"]["ChainReport"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -17586,6 +21497,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17600,9 +21524,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffCalibration: {
+    "staff.calibration.get": {
         parameters: {
             query: {
                 /** @description The program whose reviews are read */
@@ -17624,6 +21561,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Calibration"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -17691,6 +21641,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17705,9 +21668,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffCalibrationExtraReviews: {
+    "staff.calibration.extraReviews.get": {
         parameters: {
             query?: {
                 programId?: string;
@@ -17728,6 +21704,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExtraReviews"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -17769,6 +21758,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17783,9 +21785,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffCalibrationRanking: {
+    "staff.calibration.ranking.get": {
         parameters: {
             query: {
                 /** @description The program whose reviews are read */
@@ -17811,6 +21826,19 @@ export interface operations {
                     "application/json": components["schemas"]["Ranking"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -17876,6 +21904,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17890,9 +21931,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffIntakesByIdDecisionsDue: {
+    "staff.intakes.decisionsDue.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -17911,6 +21965,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DecisionsDue"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -17965,6 +22032,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -17979,9 +22059,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1StaffIntakesByIdDecisionsDue: {
+    "staff.intakes.decisionsDue.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -18006,7 +22099,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionsDue"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18015,7 +22108,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -18097,6 +22190,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18111,9 +22217,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffIntakesByIdSeats: {
+    "staff.intakes.seats.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -18132,6 +22251,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Seats"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -18186,6 +22318,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18200,9 +22345,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffIntakesByIdWaitlist: {
+    "staff.intakes.waitlist.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -18226,6 +22384,19 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -18278,6 +22449,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18292,9 +22476,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1StaffIntakesByIdWaitlistPromote: {
+    "staff.intakes.waitlist.promote": {
         parameters: {
             query?: never;
             header?: never;
@@ -18319,7 +22516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Application"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18328,7 +22525,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -18423,6 +22620,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18437,9 +22647,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffOutbox: {
+    "staff.outbox.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -18461,6 +22684,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OutboxPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -18502,6 +22738,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18516,9 +22765,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffProgramsByIdReviewSettings: {
+    "staff.programs.reviewSettings.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -18537,6 +22799,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -18591,6 +22866,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18605,9 +22893,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1StaffProgramsByIdReviewSettings: {
+    "staff.programs.reviewSettings.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -18632,7 +22933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewSettings"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18641,7 +22942,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -18723,6 +23024,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18737,9 +23051,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffProgramsByIdReviewers: {
+    "staff.programs.reviewers.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -18758,6 +23085,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PoolMembers"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -18812,6 +23152,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18826,9 +23179,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1StaffProgramsByIdReviewers: {
+    "staff.programs.reviewers.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -18853,7 +23219,7 @@ export interface operations {
                     "application/json": components["schemas"]["PoolMembers"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18862,7 +23228,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -18944,6 +23310,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -18958,9 +23337,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffProgramsByIdRubric: {
+    "staff.programs.rubric.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -18979,6 +23371,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Rubric"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -19033,6 +23438,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19047,9 +23465,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    putApiV1StaffProgramsByIdRubric: {
+    "staff.programs.rubric.replace": {
         parameters: {
             query?: never;
             header?: never;
@@ -19074,7 +23505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Rubric"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19083,7 +23514,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -19178,6 +23609,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19192,9 +23636,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffQueue: {
+    "staff.queue.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -19218,6 +23675,19 @@ export interface operations {
                     "application/json": components["schemas"]["QueuePage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -19257,6 +23727,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19271,9 +23754,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffStats: {
+    "staff.stats.get": {
         parameters: {
             query?: {
                 programId?: string;
@@ -19295,6 +23791,19 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -19334,6 +23843,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19348,9 +23870,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffStatsReasons: {
+    "staff.stats.reasons.get": {
         parameters: {
             query?: {
                 programId?: string;
@@ -19376,6 +23911,19 @@ export interface operations {
                     "application/json": components["schemas"]["ReasonStats"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -19415,6 +23963,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19429,9 +23990,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1StaffUsers: {
+    "staff.users.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -19455,6 +24029,19 @@ export interface operations {
                     "application/json": components["schemas"]["StaffPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -19494,6 +24081,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19508,9 +24108,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1StaffUsers: {
+    "staff.users.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -19533,7 +24146,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19542,7 +24155,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -19624,6 +24237,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19638,9 +24264,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1StaffUsersById: {
+    "staff.users.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -19665,7 +24304,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19674,7 +24313,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -19769,6 +24408,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19783,9 +24435,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1StaffUsersByIdPasswordReset: {
+    "staff.users.passwordReset": {
         parameters: {
             query?: never;
             header?: never;
@@ -19804,6 +24469,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -19871,6 +24549,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19885,9 +24576,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1Webhooks: {
+    "webhooks.list": {
         parameters: {
             query?: never;
             header?: never;
@@ -19904,6 +24608,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -19932,6 +24649,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -19946,9 +24676,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1Webhooks: {
+    "webhooks.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -19971,7 +24714,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19980,7 +24723,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -20049,6 +24792,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20063,9 +24819,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1WebhooksById: {
+    "webhooks.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20084,6 +24853,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -20138,6 +24920,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20152,9 +24947,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    deleteApiV1WebhooksById: {
+    "webhooks.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -20172,6 +24980,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
@@ -20225,6 +25046,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20239,9 +25073,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    patchApiV1WebhooksById: {
+    "webhooks.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -20266,7 +25113,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `MALFORMED_JSON`: Malformed JSON */
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20275,7 +25122,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "MALFORMED_JSON";
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -20357,6 +25204,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20371,9 +25231,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1WebhooksByIdDeliveries: {
+    "webhooks.deliveries.list": {
         parameters: {
             query?: {
                 limit?: number;
@@ -20398,6 +25271,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -20450,6 +25336,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20464,9 +25363,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getApiV1WebhooksByIdDeliveriesByDeliveryId: {
+    "webhooks.deliveries.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20488,6 +25400,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
             401: {
                 headers: {
@@ -20540,6 +25465,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20554,9 +25492,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1WebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+    "webhooks.deliveries.redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -20576,6 +25527,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -20643,6 +25607,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20657,9 +25634,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    postApiV1WebhooksByIdRotateSecret: {
+    "webhooks.rotateSecret": {
         parameters: {
             query?: never;
             header?: never;
@@ -20678,6 +25668,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
@@ -20732,6 +25735,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
             503: {
                 headers: {
@@ -20746,9 +25762,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getGatewayHealth: {
+    "gateway.health.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20767,6 +25796,19 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayHealth"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
             /** @description `UPSTREAM_UNHEALTHY`: Upstream unhealthy */
             503: {
                 headers: {
@@ -20783,7 +25825,7 @@ export interface operations {
             };
         };
     };
-    getGatewayLive: {
+    "gateway.live.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20805,9 +25847,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
         };
     };
-    getHealthLive: {
+    "health.live.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20826,9 +25881,48 @@ export interface operations {
                     "application/json": components["schemas"]["HealthReport"];
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getHealthReady: {
+    "health.ready.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20845,6 +25939,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
                 };
             };
             /** @description `NOT_READY`: Not ready */
@@ -20861,9 +25981,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
         };
     };
-    getHealthRedis: {
+    "health.redis.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -20891,6 +26024,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
             /** @description `NOT_READY`: Not ready */
             503: {
                 headers: {
@@ -20902,6 +26061,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "NOT_READY";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
                     };
                 };
             };

@@ -2,7 +2,9 @@
  * The client as a project outside this repository gets it: packed to a tarball, installed into a
  * scratch project in the system's temp directory (its own package.json, no workspace, no Elysia),
  * the README's example type-checked there with `tsc` and run against a real stack: the gateway,
- * admissions and the leaderboard started as `bun run start` starts them, on free ports.
+ * admissions and the leaderboard started as `bun run start` starts them, on free ports. The
+ * example signs in, renews a spoiled access token with the refresh token, pages through the
+ * sign-ins and meets an error answer and a refused connection, each as a PlatformError.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -123,10 +125,11 @@ describe("@platform/client in a project outside the repository", () => {
   test("a call the API does not allow does not compile", async () => {
     await Bun.write(
       join(scratch, "wrong.ts"),
-      `import { createClient } from "@platform/client";
+      `import { createClient, paginate } from "@platform/client";
 const api = createClient({ baseUrl: "${base}" });
 await api.POST("/api/leaderboard", { body: { playerName: "Ada", score: "many" } });
 await api.GET("/api/v1/no-such-path/");
+for await (const me of paginate(api, "/api/v1/auth/me/")) console.log(me);
 export {};
 `,
     );
@@ -143,6 +146,8 @@ export {};
     expect(tsc.code).not.toBe(0);
     expect(tsc.stdout).toContain("wrong.ts(3,");
     expect(tsc.stdout).toContain("wrong.ts(4,");
+    // Not a paged list.
+    expect(tsc.stdout).toContain("wrong.ts(5,");
   }, 60_000);
 
   test("the README example runs against the stack through the gateway", async () => {
@@ -151,7 +156,11 @@ export {};
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain("Ada is #");
     expect(ran.stdout).toMatch(/signed in as ada-\d+@example\.org \(applicant\)/);
+    expect(ran.stdout).toMatch(/still ada-\d+@example\.org; renewed: true/);
+    expect(ran.stdout).toMatch(/2 sign-ins: .*this one/);
     expect(ran.stdout).toContain("programs in the catalog");
     expect(ran.stdout).toContain("without a token: 401 UNAUTHORIZED");
+    expect(ran.stdout).toMatch(/401 UNAUTHORIZED [0-9a-f-]{36}/);
+    expect(ran.stdout).toContain("no answer: NETWORK_ERROR");
   }, 60_000);
 });

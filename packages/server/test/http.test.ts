@@ -22,6 +22,24 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
       body: t.Object({ name: t.String({ minLength: 1 }), score: t.Number() }),
     })
     .post("/kind", ({ body }) => body, { body: t.Object({ kind: t.UnionEnum(["a", "b"]) }) })
+    .post("/literals", ({ body }) => body, {
+      body: t.Object({
+        kind: t.Union([t.Literal("x"), t.Literal("y")]),
+        size: t.Nullable(t.Union([t.Literal(1), t.Literal(2)])),
+      }),
+    })
+    .get("/pages", ({ query }) => query, {
+      query: t.Object({
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+        offset: t.Optional(t.Integer({ minimum: 0 })),
+        sort: t.Optional(t.UnionEnum(["name", "date"])),
+        tags: t.Optional(t.String({ pattern: "^(red|dark-blue)(,(red|dark-blue))*$" })),
+        code: t.Optional(t.String({ pattern: "^(ab|cd)(,(ef))*$" })),
+      }),
+    })
+    .get("/pages/:n", ({ params }) => params, {
+      params: t.Object({ n: t.Integer({ minimum: 1, maximum: 9 }) }),
+    })
     .post("/nullable", ({ body }) => body, {
       body: t.Object({
         code: t.Nullable(t.String({ pattern: "^[A-Z]{2}$" })),
@@ -144,6 +162,53 @@ describe("problem+json for every error", () => {
     expect((await problemOf(res)).errors).toEqual([
       { path: "/body/kind", message: "Expected one of: a, b" },
     ]);
+  });
+
+  test("an enum written as a union of literals names the allowed values too", async () => {
+    const res = await app.handle(jsonRequest("/literals", { kind: "z", size: 3 }));
+    expect((await problemOf(res)).errors).toEqual([
+      { path: "/body/kind", message: "Expected one of: x, y" },
+      { path: "/body/size", message: "Expected one of: 1, 2" },
+    ]);
+    const ok = await app.handle(jsonRequest("/literals", { kind: "x", size: null }));
+    expect(ok.status).toBe(200);
+  });
+
+  test("a query or path number out of range points at its parameter, not at /property", async () => {
+    const cases: [string, string, string][] = [
+      ["/pages?limit=1000", "/query/limit", "Expected integer to be less or equal to 100"],
+      ["/pages?limit=5&offset=-1", "/query/offset", "Expected integer to be greater or equal to 0"],
+      ["/pages?limit=abc", "/query/limit", "Expected string to match 'integer' format"],
+      ["/pages?sort=size", "/query/sort", "Expected one of: name, date"],
+      [
+        "/pages?tags=red,green",
+        "/query/tags",
+        "Expected one or more of, separated by commas: red, dark-blue",
+      ],
+      // Not a list of one enumeration: the schema's own words.
+      ["/pages?code=zz", "/query/code", "Expected string to match '^(ab|cd)(,(ef))*$'"],
+      ["/pages/12", "/params/n", "Expected integer to be less or equal to 9"],
+    ];
+    for (const [url, path, message] of cases) {
+      const res = await app.handle(get(url));
+      expect(res.status, url).toBe(422);
+      const problem = await problemOf(res);
+      expect(problem.errors, url).toEqual([{ path, message }]);
+      expect(problem.detail, url).toBe(`Invalid request: ${path} ${message}`);
+    }
+    expect((await app.handle(get("/pages?limit=100&offset=0"))).status).toBe(200);
+  });
+
+  test("of parameters holding the same text, the one whose schema failed is named", async () => {
+    // offset=0 is in range and limit=0 is not, whichever comes first in the URL.
+    for (const url of ["/pages?offset=0&limit=0", "/pages?limit=0&offset=0"]) {
+      const problem = await problemOf(await app.handle(get(url)));
+      expect(problem.errors, url).toEqual([
+        { path: "/query/limit", message: "Expected integer to be greater or equal to 1" },
+      ]);
+    }
+    const both = await problemOf(await app.handle(get("/pages/12?limit=12")));
+    expect(both.errors?.[0]?.path).toBe("/params/n");
   });
 
   test("a nullable field says why its value failed, not just that the union did", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import { problemCatalog } from "../src/index.ts";
+import { parseTrustedProxies, problemCatalog } from "../src/index.ts";
 import {
   buildDocument,
   mergeDocuments,
@@ -24,6 +24,8 @@ const app = new Elysia()
   .use(
     openApiDocument({
       path: "/openapi.json",
+      behindGateway: true,
+      trustedProxies: parseTrustedProxies("none"),
       info: { title: "Widgets", version: "1.0.0" },
       models,
       problems: { ...problemCatalog, ...table },
@@ -71,7 +73,19 @@ describe("the OpenAPI document builder", () => {
 
   test("errors: declared, implied by the body and by the app, each code under its status", () => {
     const statuses = Object.keys(create.responses).sort();
-    expect(statuses).toEqual(["201", "400", "404", "409", "413", "415", "422", "429"]);
+    // 400 for a bad Host on every route; 502 and 504 from the gateway in front (behindGateway).
+    expect(statuses).toEqual([
+      "201",
+      "400",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "502",
+      "504",
+    ]);
     const codesAt = (status: string) => {
       const content = create.responses[status]?.content ?? {};
       expect(Object.keys(content)).toEqual(["application/problem+json"]);
@@ -79,7 +93,9 @@ describe("the OpenAPI document builder", () => {
     };
     expect(codesAt("409")).toBe('"WIDGET_TAKEN"');
     expect(codesAt("404")).toBe('"NOT_FOUND"');
-    expect(codesAt("400")).toBe('"MALFORMED_JSON"');
+    expect(codesAt("400")).toBe('"BAD_REQUEST","MALFORMED_JSON"');
+    expect(codesAt("502")).toBe('"BAD_GATEWAY"');
+    expect(codesAt("504")).toBe('"GATEWAY_TIMEOUT"');
     expect(codesAt("422")).toBe('"VALIDATION_FAILED"');
     expect(codesAt("429")).toBe('"RATE_LIMITED"');
   });
@@ -113,6 +129,7 @@ describe("the OpenAPI document builder", () => {
     ];
     const built = buildDocument(routes, {
       info: { title: "x", version: "1" },
+      behindGateway: false,
       models: { first: { Body: a }, "second-module": { Body: b } },
       problems: problemCatalog,
     });

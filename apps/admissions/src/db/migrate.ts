@@ -77,3 +77,22 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     return done;
   });
 }
+
+/**
+ * The migrations the database has not had yet, by version, without changing anything: what a
+ * replica waits on while the migration Job runs (`bun run migrate --wait`). A database with no
+ * `schema_migrations` table has had none.
+ */
+export async function pendingMigrations(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await loadMigrations(db.dialect, dir);
+  let applied: Set<string>;
+  try {
+    const rows: { version: string }[] = await db.run(
+      (sql) => sql`SELECT version FROM schema_migrations`,
+    );
+    applied = new Set(rows.map((row) => row.version));
+  } catch {
+    applied = new Set();
+  }
+  return migrations.map((m) => m.version).filter((version) => !applied.has(version));
+}

@@ -184,6 +184,15 @@ export const tracingEnv = {
 
 export type TracingEnv = Static<TObject<typeof tracingEnv>>;
 
+/** The site's address as its clients reach it: what the OpenAPI documents name as `servers`. */
+const publicUrl = Type.Optional(
+  Type.String({
+    pattern: "^https?://[^/?#\\s]+/?$",
+    description:
+      "The site's public address (`https://admissions.example.org`), named as `servers` in the OpenAPI documents. Unset: the address each request came to, as trusted proxies' `X-Forwarded-Proto` and `X-Forwarded-Host` say.",
+  }),
+);
+
 /** Variables every app reads; each app's env.ts spreads these into its own schema. */
 export const commonEnv = {
   NODE_ENV: oneOf(["development", "production", "test"], "development", {
@@ -199,6 +208,7 @@ export const commonEnv = {
     description:
       "Peers whose `X-Forwarded-For` is believed: addresses, CIDR ranges, `loopback`, `private` or `none`, comma-separated (the gateway reads `GATEWAY_TRUSTED_PROXIES` instead).",
   }),
+  PUBLIC_URL: publicUrl,
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
     maximum: 600_000,

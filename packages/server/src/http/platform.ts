@@ -1,5 +1,4 @@
-import { ValueErrorType } from "@sinclair/typebox/errors";
-import { Elysia, ValidationError } from "elysia";
+import { type AnyElysia, Elysia, ValidationError } from "elysia";
 import type { Logger } from "../observability/logger.ts";
 import { type Metrics, routeLabel } from "../observability/metrics.ts";
 import { currentScope, pathOf, requestIdFor } from "../observability/request-scope.ts";
@@ -8,6 +7,7 @@ import { StoreUnavailableError } from "../store/redis.ts";
 import { hasBody, isJsonMediaType, readJsonBody } from "./body.ts";
 import { HttpProblem, problemResponse } from "./problem.ts";
 import { hasInvalidHost } from "./request-target.ts";
+import { fieldProblems, type RequestSchemas } from "./validation.ts";
 
 export type PlatformOptions = {
   service: string;
@@ -21,44 +21,6 @@ export type PlatformOptions = {
 };
 
 export { requestIdFor };
-
-type ValueIssue = {
-  path?: string;
-  message: string;
-  type?: number;
-  schema?: { enum?: unknown[] };
-  /** A union's issues, one iterator per variant (TypeBox). */
-  errors?: Iterable<ValueIssue>[];
-};
-
-/** Errors saying the value is of another kind than the schema (a string where null was asked). */
-const KIND_MISMATCH: ReadonlySet<number> = new Set([
-  ValueErrorType.Array,
-  ValueErrorType.Boolean,
-  ValueErrorType.Integer,
-  ValueErrorType.Literal,
-  ValueErrorType.Null,
-  ValueErrorType.Number,
-  ValueErrorType.Object,
-  ValueErrorType.String,
-]);
-
-/**
- * A field of several kinds (a nullable one, text or an object) holding a bad value fails as a
- * whole union ("Expected union value"); what the client needs is why the value failed the
- * variant of its own kind ("Expected string to match …"): the one variant whose errors do not
- * start by refusing the value's kind where the union stands.
- */
-function innermost(issue: ValueIssue): ValueIssue {
-  if (issue.type !== ValueErrorType.Union || !issue.errors) return issue;
-  const variants = issue.errors.map((it) => [...it]);
-  const ofItsKind = variants.filter(
-    (v) =>
-      !v.some((e) => e.path === issue.path && e.type !== undefined && KIND_MISMATCH.has(e.type)),
-  );
-  const [first] = ofItsKind.length === 1 ? (ofItsKind[0] ?? []) : [];
-  return first ? innermost(first) : issue;
-}
 
 /**
  * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
@@ -74,16 +36,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof errno === "string" && /^(08|57P0)/.test(errno);
 }
 
-/** Anything thrown, as the problem the client sees. Unknown errors never leak their message. */
-export function toProblem(code: string | number, error: unknown, request: Request): HttpProblem {
+/**
+ * Anything thrown, as the problem the client sees. Unknown errors never leak their message.
+ * `route` is the matched route's pattern, which names the path parameters.
+ */
+export function toProblem(
+  code: string | number,
+  error: unknown,
+  request: Request,
+  route?: string,
+  schemas?: RequestSchemas,
+): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ValidationError) {
-    const errors = (error.all as ValueIssue[]).map(innermost).map((e) => ({
-      path: `/${error.type}${e.path ?? ""}`,
-      message: Array.isArray(e.schema?.enum)
-        ? `Expected one of: ${e.schema.enum.join(", ")}`
-        : e.message,
-    }));
+    const errors = fieldProblems(error, request, route, schemas);
     const first = errors[0];
     return new HttpProblem("VALIDATION_FAILED", {
       detail: first ? `Invalid request: ${first.path} ${first.message}` : "Invalid request",
@@ -139,6 +105,12 @@ export function platform(opts: PlatformOptions) {
   const answeredWith = new WeakMap<Request, { code: string; reason?: unknown }>();
   /** A body that could not be read (415, 413, 400), until the route's early hooks have run. */
   const unreadable = new WeakMap<Request, HttpProblem>();
+  /** The app this plugin is used by, whose routes hold their own query and path schemas. */
+  let host: AnyElysia | undefined;
+  const schemasOf = (method: string, route: string | undefined): RequestSchemas => {
+    const found = host?.routes.find((r) => r.method === method && r.path === route);
+    return { query: found?.hooks.query, params: found?.hooks.params };
+  };
 
   const app = new Elysia({ name: "platform", seed: service })
     .onRequest(({ request, set }) => {
@@ -154,7 +126,8 @@ export function platform(opts: PlatformOptions) {
     })
     .onError({ as: "global" }, ({ code, error, request, set, route }) => {
       const deferred = error instanceof ValidationError ? unreadable.get(request) : undefined;
-      const problem = deferred ?? toProblem(code, error, request);
+      const problem =
+        deferred ?? toProblem(code, error, request, route, schemasOf(request.method, route));
       metrics?.problems.inc({ code: problem.code, route: routeLabel(route) });
       const requestId = String(set.headers["x-request-id"] ?? requestIdFor(request));
       if (problem.status >= 500 && problem.code === "INTERNAL_ERROR") {
@@ -191,33 +164,42 @@ export function platform(opts: PlatformOptions) {
       });
     });
 
-  if (opts.parseBodies === false) return app;
-  return (
-    app
-      .onParse({ as: "global" }, async ({ request, contentType }) => {
-        // The APIs speak JSON, plus multipart for file uploads, which falls through to Elysia's
-        // own parser (or a route's streaming one). An absent body is left to schema validation.
-        if (!hasBody(request)) return undefined;
-        try {
-          if (isJsonMediaType(contentType)) return await readJsonBody(request, maxJsonBytes);
-          if (contentType === "multipart/form-data") return undefined;
-          throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
-            detail: `Content-Type must be application/json (got ${contentType ? `"${contentType}"` : "none"})`,
+  const plugin =
+    opts.parseBodies === false
+      ? app
+      : app
+          .onParse({ as: "global" }, async ({ request, contentType }) => {
+            // The APIs speak JSON, plus multipart for file uploads, which falls through to
+            // Elysia's own parser (or a route's streaming one). An absent body is left to schema
+            // validation.
+            if (!hasBody(request)) return undefined;
+            try {
+              if (isJsonMediaType(contentType)) return await readJsonBody(request, maxJsonBytes);
+              if (contentType === "multipart/form-data") return undefined;
+              throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", {
+                detail: `Content-Type must be application/json (got ${contentType ? `"${contentType}"` : "none"})`,
+              });
+            } catch (error) {
+              if (!(error instanceof HttpProblem)) throw error;
+              // Answered once the route's own early hooks have run: Elysia runs this app-wide
+              // parser before any route hook, and a route's `ip` rate limit (a transform) must
+              // count an unreadable body too, or a client could probe for free with broken
+              // ones.
+              unreadable.set(request, error);
+              return {};
+            }
+          })
+          // Validation may already have refused the placeholder body; it is the unreadable body
+          // the client is told about (see the onError above).
+          .onBeforeHandle({ as: "global" }, ({ request }) => {
+            const problem = unreadable.get(request);
+            if (problem) throw problem;
           });
-        } catch (error) {
-          if (!(error instanceof HttpProblem)) throw error;
-          // Answered once the route's own early hooks have run: Elysia runs this app-wide
-          // parser before any route hook, and a route's `ip` rate limit (a transform) must
-          // count an unreadable body too, or a client could probe for free with broken ones.
-          unreadable.set(request, error);
-          return {};
-        }
-      })
-      // Validation may already have refused the placeholder body; it is the unreadable body
-      // the client is told about (see the onError above).
-      .onBeforeHandle({ as: "global" }, ({ request }) => {
-        const problem = unreadable.get(request);
-        if (problem) throw problem;
-      })
-  );
+
+  // A function plugin, to know the app it is used by: a coerced query or path number that fails
+  // its range names no parameter, and the route's schemas tell which it was (validation.ts).
+  return <Host extends AnyElysia>(parent: Host) => {
+    host = parent;
+    return parent.use(plugin);
+  };
 }

@@ -18,6 +18,12 @@ export const DURATION_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 ] as const;
 
+const SUMS_NAMED_AS_COUNTERS = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total",
+];
+
 export type Metrics = {
   registry: Registry;
   requests: Counter<"method" | "route" | "status">;
@@ -34,6 +40,10 @@ export function createMetrics(service: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  // prom-client's sums of its grouped nodejs_active_* gauges are gauges named `_total`, which
+  // Prometheus reserves for counters (promtool refuses them); sum() over the grouped ones says
+  // the same.
+  for (const name of SUMS_NAMED_AS_COUNTERS) registry.removeSingleMetric(name);
   const answered = new ObservationQueue((method, route, status, seconds) => {
     requests.inc({ method, route, status }, seconds.length);
     const labels = { method, route };

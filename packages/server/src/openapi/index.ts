@@ -15,5 +15,12 @@ export {
 } from "./document.ts";
 export { HEADER_COMPONENTS } from "./headers.ts";
 export { type DocumentPart, mergeDocuments } from "./merge.ts";
-export { documentOf, json, openApiDocument, referencePages, withServer } from "./reference.ts";
+export {
+  documentOf,
+  json,
+  openApiDocument,
+  referencePages,
+  type ServerOptions,
+  withServer,
+} from "./reference.ts";
 export type { RouteInfo } from "./request.ts";

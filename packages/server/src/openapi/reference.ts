@@ -1,13 +1,32 @@
 import { fileURLToPath } from "node:url";
 import { Elysia, t } from "elysia";
+import type { TrustedProxies } from "../http/client-ip.ts";
+import { callerOrigin } from "../http/origin.ts";
+import { peerAddressOf } from "../http/peer.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { buildDocument, type DocumentOptions, type OpenApiDocument } from "./document.ts";
 import type { RouteInfo } from "./request.ts";
 
-/** The document as served: `servers` is the origin it was asked on (the app, or the gateway). */
-export const withServer = (document: OpenApiDocument, request: Request): OpenApiDocument => ({
+/** Where a document says it is served: whom to believe about the caller's address. */
+export type ServerOptions = {
+  /** Proxies whose X-Forwarded-Proto and X-Forwarded-Host are believed. */
+  trustedProxies: TrustedProxies;
+  /** The site's public address (PUBLIC_URL), over anything a request says. */
+  publicUrl?: string;
+};
+
+/**
+ * The document as served: `servers` is the origin the caller used (http/origin.ts), so a
+ * reference page's "Try it out" calls the address its reader reached, not an internal port.
+ */
+export const withServer = (
+  document: OpenApiDocument,
+  request: Request,
+  peer: string | undefined,
+  options: ServerOptions,
+): OpenApiDocument => ({
   ...document,
-  servers: [{ url: new URL(request.url).origin }],
+  servers: [{ url: callerOrigin(request, peer, options.trustedProxies, options.publicUrl) }],
 });
 
 export const json = (body: unknown) =>
@@ -31,12 +50,15 @@ export function documentOf(plugin: object, options: DocumentOptions): () => Open
 }
 
 /** The app's OpenAPI document at `path`. */
-export function openApiDocument(options: DocumentOptions & { path: string }) {
+export function openApiDocument(options: DocumentOptions & ServerOptions & { path: string }) {
   const app = new Elysia({ name: "openapi-document", seed: options.path });
   const current = documentOf(app, options);
-  return app.get(options.path, ({ request }) => json(withServer(current(), request)), {
-    detail: { hide: true },
-  });
+  return app.get(
+    options.path,
+    ({ request, server }) =>
+      json(withServer(current(), request, peerAddressOf(request, server), options)),
+    { detail: { hide: true } },
+  );
 }
 
 /** Swagger UI, from the pinned swagger-ui-dist package: no CDN, works offline. */

@@ -1,9 +1,37 @@
+import { problemType } from "../http/problem.ts";
 import type { ComponentRegistry } from "./components.ts";
 import { headersOf, problemCodesOf } from "./declare.ts";
 import { headerRef, RATE_LIMIT_CODE, RETRY_AFTER_STATUSES } from "./headers.ts";
 import { isObject, type JsonSchema, toJsonSchema } from "./json-schema.ts";
 
-export type ProblemTable = Record<string, { status: number; title: string }>;
+export type ProblemTable = Record<string, { status: number; title: string; description?: string }>;
+
+/** One request id for every example: a UUIDv7, as the platform makes them. */
+const EXAMPLE_REQUEST_ID = "01929b2e-6f4c-7a3e-9d2b-5c8e1f0a4b7d";
+
+/**
+ * An example answer of one code, as a client would receive it: the code's own title, its
+ * description standing in for the detail, and for a 422 a problem with `field` (a JSON Pointer
+ * to one of the operation's own parameters or body fields).
+ */
+function problemExample(code: string, status: string, table: ProblemTable, field: string) {
+  const entry = table[code];
+  const detail = entry?.description ?? entry?.title ?? code;
+  return {
+    summary: entry?.title ?? code,
+    value: {
+      type: problemType(code),
+      title: entry?.title ?? code,
+      status: Number(status),
+      detail,
+      code,
+      requestId: EXAMPLE_REQUEST_ID,
+      ...(code === "VALIDATION_FAILED" && {
+        errors: [{ path: field, message: "Expected string length greater or equal to 1" }],
+      }),
+    },
+  };
+}
 
 const STATUS_TEXT: Record<string, string> = {
   200: "OK",
@@ -37,7 +65,13 @@ export function responsesOf(
   declared: Record<string, unknown>,
   codes: ReadonlySet<string>,
   handWritten: Record<string, object>,
-  context: { registry: ComponentRegistry; problems: ProblemTable; problemRef: JsonSchema },
+  context: {
+    registry: ComponentRegistry;
+    problems: ProblemTable;
+    problemRef: JsonSchema;
+    /** A field of the operation's request, for the 422's example. */
+    field: string;
+  },
 ) {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(declared)) {
@@ -55,7 +89,7 @@ export function responsesOf(
     };
   }
   for (const [status, listed] of byStatus([...codes], context.problems)) {
-    responses[status] = problemResponse(status, listed, context.problems, context.problemRef);
+    responses[status] = problemResponse(status, listed, context);
   }
   for (const [status, response] of Object.entries(handWritten)) {
     responses[status] = { ...(responses[status] as object), ...response };
@@ -80,8 +114,11 @@ function byStatus(codes: string[], table: ProblemTable): Map<string, string[]> {
 function problemResponse(
   status: string,
   codes: string[],
-  table: ProblemTable,
-  problemRef: JsonSchema,
+  {
+    problems: table,
+    problemRef,
+    field,
+  }: { problems: ProblemTable; problemRef: JsonSchema; field: string },
 ) {
   const retry = RETRY_AFTER_STATUSES.has(status);
   return {
@@ -95,6 +132,9 @@ function problemResponse(
             { type: "object", required: ["code"], properties: { code: { enum: codes } } },
           ],
         },
+        examples: Object.fromEntries(
+          codes.map((code) => [code, problemExample(code, status, table, field)]),
+        ),
       },
     },
   };

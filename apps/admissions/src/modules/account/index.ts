@@ -104,6 +104,7 @@ export const account = (deps: AccountRoutesDeps) => {
         detail: {
           tags,
           summary: "Change my password; ends every other sign-in",
+          operationId: "account.password.change",
           description:
             "Needs the current password (403 PASSWORD_INCORRECT). Wrong ones count as failed logins: past the login limit, 429 LOGIN_THROTTLED.",
           security: writeSecurity,
@@ -130,6 +131,7 @@ export const account = (deps: AccountRoutesDeps) => {
         detail: {
           tags,
           summary: "Email me a new verification link",
+          operationId: "account.emailVerification.send",
           description:
             "The link (48 hours, single use; only the newest works) leads to the portal's /account/verify-email page. 409 EMAIL_ALREADY_VERIFIED; limited per account and per client IP (429 RATE_LIMITED).",
           security: writeSecurity,

@@ -4,6 +4,7 @@ import {
   openApiDocument,
   type RouteInfo,
   referencePages,
+  type ServerOptions,
 } from "@platform/server/openapi";
 import { Elysia } from "elysia";
 import { securitySchemes } from "../../lib/openapi.ts";
@@ -26,6 +27,17 @@ with \`?limit=&offset=\`.`;
 
 const tags = [
   { name: "auth", description: "Registration, sign-in, tokens and sessions" },
+  { name: "sessions", description: "My sign-ins: list them, end one, end every other" },
+  { name: "account", description: "My email address and password: verification, changes, resets" },
+  {
+    name: "mfa",
+    description: "Two-factor authentication for staff: an authenticator app, recovery codes",
+  },
+  { name: "profile", description: "The applicant's personal details and their change history" },
+  {
+    name: "data-rights",
+    description: "Data export and erasure requests (GDPR articles 15, 17, 20)",
+  },
   { name: "catalog", description: "Programs and their intakes" },
   { name: "applications", description: "Applications and their lifecycle" },
   { name: "documents", description: "Documents attached to applications" },
@@ -33,8 +45,16 @@ const tags = [
   { name: "review", description: "Rubrics, reviewer assignments, reviews" },
   { name: "decisions", description: "Offers, the waitlist and seats per intake" },
   { name: "interviews", description: "Interview slots, invitations and the panel's scores" },
+  {
+    name: "references",
+    description: "Referees named by applicants, and the referee's emailed link",
+  },
   { name: "staff", description: "Staff accounts, bulk changes, export, stats, audit" },
   { name: "integrations", description: "The change feed and signed outgoing webhooks" },
+  {
+    name: "signed documents",
+    description: "Signed PDF offer letters and receipts, their keys and checks",
+  },
   { name: "health", description: "Probes" },
 ];
 
@@ -66,10 +86,18 @@ function impliedProblems(route: RouteInfo, operation: Operation): string[] {
  * at /api/v1/redoc/ (the long form, at the address the Redoc page had). The folder is named for
  * the URL segment the three share: no narrower one does.
  */
-export const api = (version: string, models: Record<string, Record<string, unknown>>) =>
+export const api = (
+  version: string,
+  models: Record<string, Record<string, unknown>>,
+  { trustedProxies, publicUrl }: ServerOptions,
+) =>
   new Elysia({ name: "api" })
     .use(
       openApiDocument({
+        // Reached through the gateway, which also answers 502, 504 and 413 (docs/api.md).
+        behindGateway: true,
+        trustedProxies,
+        publicUrl,
         path: SCHEMA_PATH,
         info: { title: "Admissions API", version, description },
         tags,

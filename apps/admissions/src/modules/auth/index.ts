@@ -177,6 +177,8 @@ export const auth = (deps: AuthRoutesDeps) => {
       detail: {
         tags: sessionTags,
         summary: "Sign out everywhere else: end every sign-in but this one",
+        // Not `sessions.deleteAll`: the caller's own sign-in stays.
+        operationId: "sessions.deleteOthers",
         security: writeSecurity,
       },
     })

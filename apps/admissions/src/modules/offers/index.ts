@@ -82,6 +82,7 @@ export const offers = (deps: Deps) =>
         detail: {
           tags,
           summary: "Decide (admins): offer, conditional offer, waitlist or reject",
+          operationId: "applications.decide",
           description:
             "Only from the statuses the lifecycle table allows (409 ILLEGAL_TRANSITION). Offers hold one of the intake's seats (409 NO_SEATS_AVAILABLE when none is free) and carry a response deadline (`respondBy`, default from configuration); conditional offers list their `conditions`; the waitlist takes an optional `waitlistPosition`. The applicant is emailed.",
           security: writeSecurity,

@@ -1,9 +1,10 @@
-import { problemCatalog } from "@platform/server";
+import { peerAddressOf, problemCatalog } from "@platform/server";
 import {
   documentOf,
   json,
   type OpenApiDocument,
   referencePages,
+  type ServerOptions,
   withServer,
 } from "@platform/server/openapi";
 import { Elysia } from "elysia";
@@ -13,17 +14,24 @@ import * as health from "../health/model.ts";
 import { DOCUMENT_TTL_MS, OPENAPI_PATH, REFERENCE_ASSETS, REFERENCE_PATH } from "./model.ts";
 import { siteDocument } from "./service.ts";
 
-export type ReferenceDeps = { pools: readonly Pool[]; version: string };
+export type ReferenceDeps = {
+  pools: readonly Pool[];
+  version: string;
+  /** Whom to believe about the address the caller used (the document's `servers`). */
+  servers: ServerOptions;
+};
 
 /**
  * The whole site's API reference: one OpenAPI document merging every app's own (each app serves
  * it; the gateway asks them) at /api/openapi.json, and one human reference page at /api/docs/.
  * A complete document is kept a minute; one with an app missing is not kept.
  */
-export const reference = ({ pools, version }: ReferenceDeps) => {
+export const reference = ({ pools, version, servers }: ReferenceDeps) => {
   const app = new Elysia({ name: "reference" });
   const own = documentOf(app, {
     info: { title: "Gateway", version },
+    // Its own probes are answered here, not forwarded.
+    behindGateway: false,
     tags: [{ name: "gateway", description: "The gateway's own probes" }],
     models: { balancer, health },
     problems: { ...problemCatalog, UPSTREAM_UNHEALTHY: health.UPSTREAM_UNHEALTHY },
@@ -36,9 +44,12 @@ export const reference = ({ pools, version }: ReferenceDeps) => {
     return document;
   };
   return app
-    .get(OPENAPI_PATH, async ({ request }) => json(withServer(await current(), request)), {
-      detail: { hide: true },
-    })
+    .get(
+      OPENAPI_PATH,
+      async ({ request, server }) =>
+        json(withServer(await current(), request, peerAddressOf(request, server), servers)),
+      { detail: { hide: true } },
+    )
     .use(
       referencePages({
         title: "Admissions platform API reference",
