@@ -47,6 +47,8 @@ export const NOT_FOR_REVIEWERS = new Set([
   "POST /api/v1/staff/users/{id}/password-reset/",
   "PUT /api/v1/staff/programs/{id}/reviewers/",
   "GET /api/v1/staff/applications/export/",
+  "GET /api/v1/staff/applications/",
+  "GET /api/v1/staff/payments/",
   "GET /api/v1/staff/audit/",
   "GET /api/v1/staff/audit/verify/",
   "GET /api/v1/staff/outbox/",

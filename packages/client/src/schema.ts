@@ -1334,7 +1334,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Confirm a manual payment was received (staff): succeeded, with a receipt */
+        /**
+         * Confirm a manual payment was received (staff): succeeded, with a receipt
+         * @description `received`: what the statement shows, in minor units. Less than the amount is 409 PAYMENT_SHORT (`expected`, `received`, `shortBy`) and nothing changes; more confirms it and keeps the surplus as the payment's `received`, for staff to return by transfer.
+         */
         post: operations["postApiV1PaymentsByIdConfirm"];
         delete?: never;
         options?: never;
@@ -1773,6 +1776,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/applications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The office's queue (admins): applications with score, reviewers and payment
+         * @description The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search) and the office's: paymentState, scoreMin/scoreMax (the mean of the counted reviews' weighted totals), flag. Sorted by `ordering`; `countsByStatus` counts every filter but `status`. The CSV export takes the same filters.
+         */
+        get: operations["getApiV1StaffApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/applications/bulk-transitions/": {
         parameters: {
             query?: never;
@@ -1802,7 +1825,7 @@ export type paths = {
         };
         /**
          * The filtered applications as CSV, streamed (admins)
-         * @description The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search), in creation order. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.
+         * @description The office queue's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search, paymentState, scoreMin, scoreMax, flag), in creation order, with each application's score and payment state. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.
          */
         get: operations["getApiV1StaffApplicationsExport"];
         put?: never;
@@ -1994,6 +2017,26 @@ export type paths = {
         };
         /** The email outbox (admins): delivery status, attempts and last error */
         get: operations["getApiV1StaffOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments desk (admins): payments with their applicants, to confirm or refund
+         * @description Default: pending payments, the longest waiting first. `search` finds a reference however a bank statement prints it (any case, spaces or hyphens) or an applicant by name or email. References past their expiry are expired before the list is read.
+         */
+        get: operations["getApiV1StaffPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2831,18 +2874,6 @@ export type components = {
             /** @description A document uploaded to this application */
             evidenceDocumentId?: string;
         };
-        /**
-         * @example {
-         *       "code": "123456"
-         *     }
-         */
-        ConfirmBody: {
-            /**
-             * @description The authenticator's current 6-digit code
-             * @example 123456
-             */
-            code: string;
-        };
         Conflict: {
             /** Format: uuid */
             applicationId: string;
@@ -3018,6 +3049,66 @@ export type components = {
         DeferralList: {
             /** @description Oldest first */
             results: components["schemas"]["Deferral"][];
+        };
+        /** @description Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise */
+        DeskPage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["DeskPayment"][];
+        };
+        DeskPayment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            applicationId: string;
+            provider: components["schemas"]["ProviderName"];
+            status: components["schemas"]["PaymentStatus"];
+            amount: components["schemas"]["Money"];
+            refunded: components["schemas"]["Money"];
+            /** @description What staff recorded arriving for a bank transfer when they confirmed it; more than `amount` is an over-payment, to be returned by transfer. null: not recorded (Stripe, or confirmed without an amount) */
+            received: components["schemas"]["Money"] | null;
+            /**
+             * @description Quote it with a bank transfer (manual) or to support
+             * @example ADM-7KQ2-M9XD
+             */
+            reference: string;
+            instructions: string | null;
+            checkoutUrl: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            paidAt: string | null;
+            receiptNumber: string | null;
+            statusReason: string | null;
+            refunds: components["schemas"]["Refund"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            application: {
+                /** Format: uuid */
+                id: string;
+                /** @description The application's status */
+                status: string;
+                applicant: {
+                    /** Format: uuid */
+                    id: string;
+                    fullName: string;
+                    email: string;
+                };
+                program: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                };
+                intake: {
+                    /** Format: uuid */
+                    id: string;
+                    term: string;
+                };
+            };
         };
         /**
          * @example {
@@ -3401,6 +3492,18 @@ export type components = {
             csrfToken: string;
             user: components["schemas"]["User"];
         };
+        /**
+         * @example {
+         *       "code": "123456"
+         *     }
+         */
+        MfaConfirmBody: {
+            /**
+             * @description The authenticator's current 6-digit code
+             * @example 123456
+             */
+            code: string;
+        };
         MfaStatus: {
             enabled: boolean;
             enabledAt: string | null;
@@ -3431,6 +3534,34 @@ export type components = {
             respondBy: string;
             /** @description Empty for an unconditional offer */
             conditions: string[];
+        };
+        OfficeQueuePage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["OfficeQueueRow"][];
+            /** @description status → applications matching every filter but `status`: the counts beside the status filter */
+            countsByStatus: {
+                [key: string]: number;
+            };
+        };
+        OfficeQueueRow: {
+            application: components["schemas"]["Application"];
+            score: number | null;
+            /** @description Counted reviews (a conflicted reviewer's do not count) */
+            reviews: number;
+            assignees: {
+                /** Format: uuid */
+                id: string;
+                fullName: string;
+                reviewed: boolean;
+            }[];
+            payment: {
+                state: components["schemas"]["PaymentState"];
+                pendingReference: string | null;
+            };
+            flags: components["schemas"]["QueueFlag"][];
         };
         OutboxEmail: {
             /** Format: uuid */
@@ -3509,6 +3640,8 @@ export type components = {
             status: components["schemas"]["PaymentStatus"];
             amount: components["schemas"]["Money"];
             refunded: components["schemas"]["Money"];
+            /** @description What staff recorded arriving for a bank transfer when they confirmed it; more than `amount` is an over-payment, to be returned by transfer. null: not recorded (Stripe, or confirmed without an amount) */
+            received: components["schemas"]["Money"] | null;
             /**
              * @description Quote it with a bank transfer (manual) or to support
              * @example ADM-7KQ2-M9XD
@@ -3544,6 +3677,23 @@ export type components = {
             previous: string | null;
             results: components["schemas"]["Payment"][];
         };
+        /**
+         * @example {
+         *       "note": "Seen on the statement of 3 March",
+         *       "received": 5000
+         *     }
+         */
+        PaymentsConfirmBody: {
+            /** Format: multi-line-text */
+            note?: string;
+            /** @description Minor units seen on the statement, in the payment's currency. Less than the amount: 409 PAYMENT_SHORT and nothing changes; more: confirmed, the surplus recorded as `received` */
+            received?: number;
+        };
+        /**
+         * @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid
+         * @enum {string}
+         */
+        PaymentState: "paid" | "waived" | "not_required" | "pending" | "unpaid";
         /**
          * @description pending → succeeded | failed | expired; succeeded → refunded (some or all of it: see `refunded`)
          * @enum {string}
@@ -3820,6 +3970,11 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest
+         * @enum {string}
+         */
+        QueueFlag: "unassigned" | "unscored" | "disagreement" | "conflict";
         QueueItem: {
             application: components["schemas"]["Application"];
             /** Format: date-time */
@@ -13666,7 +13821,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmBody"];
+                "application/json": components["schemas"]["MfaConfirmBody"];
             };
         };
         responses: {
@@ -13904,7 +14059,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmBody"];
+                "application/json": components["schemas"]["MfaConfirmBody"];
             };
         };
         responses: {
@@ -14146,7 +14301,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeferralDecision"];
+                "application/json": components["schemas"]["PaymentsConfirmBody"];
             };
         };
         responses: {
@@ -14212,7 +14367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ILLEGAL_PAYMENT_TRANSITION`: Illegal payment status change */
+            /** @description `ILLEGAL_PAYMENT_TRANSITION`: Illegal payment status change; `PAYMENT_SHORT`: Less received than the fee */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14221,7 +14376,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "ILLEGAL_PAYMENT_TRANSITION";
+                        code: "ILLEGAL_PAYMENT_TRANSITION" | "PAYMENT_SHORT";
                     };
                 };
             };
@@ -17223,6 +17378,105 @@ export interface operations {
             };
         };
     };
+    getApiV1StaffApplications: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description One status or several, comma-separated */
+                status?: string;
+                programId?: string;
+                intakeId?: string;
+                /** @description Applicant name or email, program name or code (any case) */
+                search?: string;
+                /** @description Staff only: applications assigned to this reviewer (`me`: to you) */
+                reviewerId?: string;
+                /** @description Submitted at or after */
+                submittedFrom?: string;
+                /** @description Submitted before */
+                submittedTo?: string;
+                /** @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid */
+                paymentState?: "paid" | "waived" | "not_required" | "pending" | "unpaid";
+                /** @description Mean weighted total at least this, on the rubric's scale */
+                scoreMin?: number;
+                /** @description Mean weighted total at most this, on the rubric's scale */
+                scoreMax?: number;
+                /** @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest */
+                flag?: "unassigned" | "unscored" | "disagreement" | "conflict";
+                /** @description score: unscored last either way; deadline: the intake's; applicant: by name. Ties: oldest submission, then id */
+                ordering?: "submittedAt" | "-submittedAt" | "score" | "-score" | "deadline" | "-deadline" | "applicant" | "-applicant";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficeQueuePage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     postApiV1StaffApplicationsBulkTransitions: {
         parameters: {
             query?: never;
@@ -17368,6 +17622,14 @@ export interface operations {
                 submittedFrom?: string;
                 /** @description Submitted before */
                 submittedTo?: string;
+                /** @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid */
+                paymentState?: "paid" | "waived" | "not_required" | "pending" | "unpaid";
+                /** @description Mean weighted total at least this, on the rubric's scale */
+                scoreMin?: number;
+                /** @description Mean weighted total at most this, on the rubric's scale */
+                scoreMax?: number;
+                /** @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest */
+                flag?: "unassigned" | "unscored" | "disagreement" | "conflict";
             };
             header?: never;
             path?: never;
@@ -18461,6 +18723,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OutboxPage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffPayments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Default: pending (transfers awaiting confirmation) */
+                status?: "pending" | "succeeded" | "failed" | "expired" | "refunded";
+                /** @description manual: pay by bank transfer quoting the reference, staff confirm; stripe: Stripe Checkout */
+                provider?: "manual" | "stripe";
+                /** @description A payment reference (any case; spaces and hyphens ignored, as bank statements print them) or the applicant's name or email */
+                search?: string;
+                /** @description Only confirmed transfers that brought in more than the fee */
+                overpaid?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskPage"];
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */

@@ -257,8 +257,8 @@ export function saveReview(
     const application = await loadVisible(tx, applicationId, reviewer);
     const rubric = await reviewableBy(tx, application, reviewer.id);
     assertScores(rubric, body.scores);
-    await writeReview(tx, applicationId, reviewer.id, body, at);
     const total = weightedTotal(rubric, body.scores);
+    await writeReview(tx, applicationId, reviewer.id, { ...body, weightedTotal: total }, at);
     await recordAudit(
       tx,
       origin,
