@@ -49,6 +49,8 @@ export const NOT_FOR_REVIEWERS = new Set([
   "GET /api/v1/staff/applications/export/",
   "GET /api/v1/staff/applications/",
   "GET /api/v1/staff/payments/",
+  "POST /api/v1/staff/assignments/bulk/",
+  "GET /api/v1/staff/reviewers/workload/",
   "GET /api/v1/staff/audit/",
   "GET /api/v1/staff/audit/verify/",
   "GET /api/v1/staff/outbox/",

@@ -1836,6 +1836,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/assignments/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign one reviewer, or round-robin, to many applications (admins): all or none
+         * @description Each assignment as a single one (pool, conflicts, already assigned, status; a submitted application moves to under_review). If any application cannot take it, nothing changes and 409 BULK_REFUSED lists `refusals: [{applicationId, status, code, detail}]`.
+         */
+        post: operations["postApiV1StaffAssignmentsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/audit/": {
         parameters: {
             query?: never;
@@ -2114,6 +2134,23 @@ export type paths = {
         };
         /** Your review queue: applications assigned to you awaiting a decision */
         get: operations["getApiV1StaffQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/reviewers/workload/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each reviewer's open assignments and how many they have reviewed (admins) */
+        get: operations["getApiV1StaffReviewersWorkload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2606,12 +2643,22 @@ export type components = {
                 id: string | null;
                 role: components["schemas"]["ActorRole"];
                 email: string | null;
+                fullName: string | null;
             };
             action: components["schemas"]["AuditAction"];
             applicationId: string | null;
+            application: {
+                applicantName: string;
+                program: {
+                    code: string;
+                    name: string;
+                };
+                term: string;
+            } | null;
             subject: {
                 type: string;
                 id: string;
+                name: string | null;
             } | null;
             /** @description What changed, per action */
             details: {
@@ -2670,6 +2717,36 @@ export type components = {
         BenchmarkType: "json" | "array" | "string" | "crypto";
         /** @description Why the chain breaks there (docs/admissions.md, "Tamper-evident audit log") */
         BreakReason: "missing" | "row_changed" | "content_changed" | "link_broken" | "head_mismatch" | "anchor_mismatch" | "unchained";
+        /**
+         * @example {
+         *       "applicationIds": [
+         *         "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10",
+         *         "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a11"
+         *       ],
+         *       "reviewerId": "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a99"
+         *     }
+         */
+        BulkAssignBody: {
+            applicationIds: string[];
+            /** @description Omit for round-robin, application by application */
+            reviewerId?: string;
+        };
+        BulkAssigned: {
+            /**
+             * Format: uuid
+             * @description Names this change in the audit log
+             */
+            batchId: string;
+            assigned: number;
+            assignments: {
+                /** Format: uuid */
+                applicationId: string;
+                /** Format: uuid */
+                reviewerId: string;
+                /** Format: date-time */
+                assignedAt: string;
+            }[];
+        };
         BulkResult: {
             /**
              * Format: uuid
@@ -4896,6 +4973,21 @@ export type components = {
             updatedAt: string;
             /** @description The signing secret (Standard Webhooks `whsec_…`), shown only here: store it now. Rotating issues a new one. */
             secret: string;
+        };
+        Workload: {
+            /** @description Active staff, the least loaded first, then by name */
+            results: {
+                reviewer: {
+                    /** Format: uuid */
+                    id: string;
+                    fullName: string;
+                    email: string;
+                };
+                /** @description Assignments on applications still submitted, under review or interviewing */
+                open: number;
+                /** @description Of those, the ones they have reviewed */
+                reviewed: number;
+            }[];
         };
     };
     responses: never;
@@ -17702,6 +17794,136 @@ export interface operations {
             };
         };
     };
+    postApiV1StaffAssignmentsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkAssignBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAssigned"];
+                };
+            };
+            /** @description `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `BULK_REFUSED`: Bulk change refused */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BULK_REFUSED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getApiV1StaffAudit: {
         parameters: {
             query?: {
@@ -19563,6 +19785,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueuePage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffReviewersWorkload: {
+        parameters: {
+            query?: {
+                /** @description Only the programme's reviewers (its pool) */
+                programId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workload"];
                 };
             };
             /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
