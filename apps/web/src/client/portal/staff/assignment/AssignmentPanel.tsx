@@ -96,10 +96,10 @@ export function AssignmentPanel({
                     class="link-button"
                     disabled={change.busy}
                     onClick={() => unassign(a.reviewer.id, a.reviewer.fullName)}
-                    aria-label={t("office.assign.unassignOne", { name: a.reviewer.fullName })}
                     data-testid="unassign"
                   >
                     {t("office.assign.unassign")}
+                    <span class="visually-hidden"> {a.reviewer.fullName}</span>
                   </button>
                 )}
               </li>

@@ -114,9 +114,6 @@ export default function DataRequestsPage() {
                               class="danger"
                               disabled={approve.busy}
                               data-testid="request-approve"
-                              aria-label={t("office.requests.approveOne", {
-                                name: r.user.fullName,
-                              })}
                               onClick={async () => {
                                 if (await approve.send(() => officeApi.approveErasure(r.id))) {
                                   changed(t("office.requests.approved", { name: r.user.fullName }));
@@ -124,15 +121,22 @@ export default function DataRequestsPage() {
                               }}
                             >
                               {t("office.requests.approve")}
+                              <span class="visually-hidden">
+                                {" "}
+                                {t("office.requests.approveOne", { name: r.user.fullName })}
+                              </span>
                             </button>
                             <button
                               type="button"
                               class="secondary"
                               data-testid="request-reject"
-                              aria-label={t("office.requests.rejectOne", { name: r.user.fullName })}
                               onClick={() => setRejecting(r)}
                             >
                               {t("office.requests.reject")}
+                              <span class="visually-hidden">
+                                {" "}
+                                {t("office.requests.rejectOne", { name: r.user.fullName })}
+                              </span>
                             </button>
                           </>
                         )}

@@ -1,4 +1,4 @@
-import { call } from "../../api/client.ts";
+import { type ApiAnswer, call } from "../../api/client.ts";
 import type { PageOf, User } from "../../api/types.ts";
 import type {
   AuditEntry,
@@ -74,8 +74,16 @@ export const officeApi = {
   savePool: (programId: string, reviewerIds: string[]) =>
     call<unknown>("PUT", `/staff/programs/${programId}/reviewers/`, { body: { reviewerIds } }),
   staff: () => call<PageOf<User>>("GET", "/staff/users/?active=true&limit=100"),
-  reasons: () => call<{ results: Reason[] }>("GET", "/reasons/?active=false"),
-  activeReasons: () => call<{ results: Reason[] }>("GET", "/reasons/"),
+  /** Every reason, in use and off: the API lists one or the other (`active=false`). */
+  reasons: async (): Promise<ApiAnswer<{ results: Reason[] }>> => {
+    const [inUse, off] = await Promise.all([
+      call<{ results: Reason[] }>("GET", "/reasons/"),
+      call<{ results: Reason[] }>("GET", "/reasons/?active=false"),
+    ]);
+    if (!inUse.ok) return inUse;
+    if (!off.ok) return off;
+    return { ...inUse, data: { results: [...inUse.data.results, ...off.data.results] } };
+  },
   createReason: (body: ReasonCreate) => call<Reason>("POST", "/reasons/", { body }),
   updateReason: (reason: Reason, body: ReasonUpdate) =>
     call<Reason>("PATCH", `/reasons/${reason.kind}/${reason.code}/`, { body }),

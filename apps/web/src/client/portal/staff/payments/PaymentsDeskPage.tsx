@@ -164,13 +164,16 @@ export default function PaymentsDeskPage() {
                             setNotice("");
                             setChosen(p);
                           }}
-                          aria-label={t("office.desk.chooseOne", {
-                            name: p.application.applicant.fullName,
-                            reference: p.reference,
-                          })}
                           data-testid="payment-choose"
                         >
                           {t(p.status === "pending" ? "office.desk.choose" : "office.desk.open")}
+                          <span class="visually-hidden">
+                            {" "}
+                            {t("office.desk.chooseOne", {
+                              name: p.application.applicant.fullName,
+                              reference: p.reference,
+                            })}
+                          </span>
                         </button>
                       </td>
                     </tr>

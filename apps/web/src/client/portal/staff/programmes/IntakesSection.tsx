@@ -68,13 +68,9 @@ export function IntakesSection({
                   <td>{intake.capacity}</td>
                   <td>{t(intake.isOpen ? "office.intake.open" : "office.intake.closed")}</td>
                   <td class="row-actions">
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => setEditing(intake)}
-                      aria-label={t("office.intake.editOne", { term: intake.term })}
-                    >
+                    <button type="button" class="secondary" onClick={() => setEditing(intake)}>
                       {t("office.edit")}
+                      <span class="visually-hidden"> {intake.term}</span>
                     </button>
                     <button
                       type="button"
@@ -82,14 +78,9 @@ export function IntakesSection({
                       disabled={change.busy}
                       onClick={() => openOrClose(intake)}
                       data-testid="intake-toggle"
-                      aria-label={t(
-                        intake.isOpen ? "office.intake.closeOne" : "office.intake.openOne",
-                        {
-                          term: intake.term,
-                        },
-                      )}
                     >
                       {t(intake.isOpen ? "office.intake.closeNow" : "office.intake.openNow")}
+                      <span class="visually-hidden"> {intake.term}</span>
                     </button>
                   </td>
                 </tr>

@@ -31,6 +31,7 @@ export function ReviewerPoolForm({
           <label key={member.id} class="choice">
             <input
               type="checkbox"
+              value={member.id}
               checked={chosen.includes(member.id)}
               onChange={(e) =>
                 setChosen((now) =>

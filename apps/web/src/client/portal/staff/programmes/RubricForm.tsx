@@ -130,9 +130,9 @@ export function RubricForm({
                 type="button"
                 class="secondary"
                 onClick={() => setRows(rows.filter((_, j) => j !== i))}
-                aria-label={t("office.rubric.removeOne", { n: i + 1 })}
               >
                 {t("office.remove")}
+                <span class="visually-hidden"> {t("office.rubric.removeOne", { n: i + 1 })}</span>
               </button>
             )}
           </div>

@@ -39,13 +39,17 @@ export default function ReasonsPage() {
           REASON_KINDS.map((kind) => {
             const reasons = data.results.filter((r) => r.kind === kind);
             return (
-              <section key={kind} aria-labelledby={`reasons-${kind}`}>
+              <section
+                key={kind}
+                aria-labelledby={`reasons-${kind}`}
+                data-testid={`reasons-${kind}`}
+              >
                 <h2 id={`reasons-${kind}`}>{t(`office.reasons.kind.${kind}` as MessageKey)}</h2>
                 {reasons.length === 0 ? (
                   <p>{t("office.reasons.none")}</p>
                 ) : (
                   <div class="table-scroll">
-                    <table data-testid={`reasons-${kind}`}>
+                    <table>
                       <caption class="visually-hidden">
                         {t(`office.reasons.kind.${kind}` as MessageKey)}
                       </caption>
@@ -59,7 +63,12 @@ export default function ReasonsPage() {
                       </thead>
                       <tbody>
                         {reasons.map((reason) => (
-                          <tr key={reason.code} data-testid="reason" data-active={reason.active}>
+                          <tr
+                            key={reason.code}
+                            data-testid="reason"
+                            data-active={reason.active}
+                            data-label={reason.label}
+                          >
                             <th scope="row">{reason.label}</th>
                             <td>
                               <code>{reason.code}</code>
@@ -73,18 +82,22 @@ export default function ReasonsPage() {
                                 class="secondary"
                                 disabled={toggle.busy}
                                 onClick={() => setActive(reason)}
-                                aria-label={t(
-                                  reason.active
-                                    ? "office.reasons.turnOffOne"
-                                    : "office.reasons.turnOnOne",
-                                  { label: reason.label },
-                                )}
+                                data-testid="reason-toggle"
                               >
                                 {t(
                                   reason.active
                                     ? "office.reasons.turnOff"
                                     : "office.reasons.turnOn",
                                 )}
+                                <span class="visually-hidden">
+                                  {" "}
+                                  {t(
+                                    reason.active
+                                      ? "office.reasons.turnOffOne"
+                                      : "office.reasons.turnOnOne",
+                                    { label: reason.label },
+                                  )}
+                                </span>
                               </button>
                             </td>
                           </tr>

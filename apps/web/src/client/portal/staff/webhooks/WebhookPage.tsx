@@ -137,10 +137,6 @@ export default function WebhookPage() {
                               class="secondary"
                               disabled={redeliver.busy}
                               data-testid="webhook-redeliver"
-                              aria-label={t("office.deliveries.redeliverOne", {
-                                event: d.eventType,
-                                when: formatDate(d.createdAt),
-                              })}
                               onClick={async () => {
                                 if (await redeliver.send(() => officeApi.redeliver(id, d.id))) {
                                   changed(t("office.deliveries.queued"));
@@ -148,6 +144,13 @@ export default function WebhookPage() {
                               }}
                             >
                               {t("office.deliveries.redeliver")}
+                              <span class="visually-hidden">
+                                {" "}
+                                {t("office.deliveries.redeliverOne", {
+                                  event: d.eventType,
+                                  when: formatDate(d.createdAt),
+                                })}
+                              </span>
                             </button>
                           )}
                         </td>
