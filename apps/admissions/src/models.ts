@@ -25,9 +25,9 @@ export {
   REQUEST_KINDS,
   REQUEST_STATUSES,
 } from "./modules/data-rights/model.ts";
+export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
 export { EVENT_TYPES } from "./modules/events/model.ts";
 export type { MfaStatus, RecoveryCodes, TotpEnrolment } from "./modules/mfa/model.ts";
-export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
 export {
   DECISIONS,
   type DecisionBody,
