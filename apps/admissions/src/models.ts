@@ -90,6 +90,7 @@ export type {
   WebhookEndpointWithSecret,
 } from "./modules/webhooks/model.ts";
 export {
+  AUDIT_ACTIONS,
   type Application,
   type ApplicationStatus,
   REASON_KINDS,
