@@ -90,9 +90,9 @@ export type {
   WebhookEndpointWithSecret,
 } from "./modules/webhooks/model.ts";
 export {
-  AUDIT_ACTIONS,
   type Application,
   type ApplicationStatus,
+  AUDIT_ACTIONS,
   REASON_KINDS,
   type Seats,
   STATUSES,
