@@ -365,6 +365,8 @@ export const officeEn = {
   "office.audit.move": "{from} → {to}",
   "office.audit.rest": ": {what}, by {who}.",
   "office.audit.restWhy": ': {what}, by {who} because "{why}".',
+  "office.audit.alone": "{what}, by {who}.",
+  "office.audit.aloneWhy": '{what}, by {who} because "{why}".',
   "office.audit.onlyFor": "Only the entries of {target}.",
   "office.audit.onlyOne": "Only the entries of one application.",
   "office.audit.showAll": "Show every entry",

@@ -373,6 +373,8 @@ export const officeFr: Record<keyof typeof officeEn, string> = {
   "office.audit.move": "{from} → {to}",
   "office.audit.rest": " : {what}, par {who}.",
   "office.audit.restWhy": " : {what}, par {who}, motif : « {why} ».",
+  "office.audit.alone": "{what}, par {who}.",
+  "office.audit.aloneWhy": "{what}, par {who}, motif : « {why} ».",
   "office.audit.onlyFor": "Seulement les entrées de la {target}.",
   "office.audit.onlyOne": "Seulement les entrées d'une candidature.",
   "office.audit.showAll": "Tout afficher",

@@ -52,7 +52,7 @@ export default function StaffAuditPage() {
           <>
             <p role="status">{t("staff.list.count", { count: log.data.count })}</p>
             <div class="table-scroll">
-              <table data-testid="audit-log">
+              <table data-testid="audit-log" class="audit-log">
                 <caption class="visually-hidden">{t("page.staffAudit.title")}</caption>
                 <thead>
                   <tr>
@@ -63,22 +63,28 @@ export default function StaffAuditPage() {
                 <tbody>
                   {log.data.results.map((entry) => {
                     const why = whyOf(entry);
+                    const what = whatOf(entry);
+                    // "Rubric of Hook Testing saved" already says what it is about.
+                    const alone = !entry.applicationId && what.includes(targetOf(entry));
+                    const words = { what, who: actorOf(entry), why: why ?? "" };
                     return (
                       <tr key={entry.id} data-testid="audit-entry" data-action={entry.action}>
                         <td>{formatDate(entry.at)}</td>
                         <td>
-                          {entry.applicationId ? (
-                            <a href={`/portal/staff/applications/${entry.applicationId}`}>
-                              {targetOf(entry)}
-                            </a>
+                          {alone ? (
+                            t(why ? "office.audit.aloneWhy" : "office.audit.alone", words)
                           ) : (
-                            targetOf(entry)
+                            <>
+                              {entry.applicationId ? (
+                                <a href={`/portal/staff/applications/${entry.applicationId}`}>
+                                  {targetOf(entry)}
+                                </a>
+                              ) : (
+                                targetOf(entry)
+                              )}
+                              {t(why ? "office.audit.restWhy" : "office.audit.rest", words)}
+                            </>
                           )}
-                          {t(why ? "office.audit.restWhy" : "office.audit.rest", {
-                            what: whatOf(entry),
-                            who: actorOf(entry),
-                            why: why ?? "",
-                          })}
                         </td>
                       </tr>
                     );

@@ -55,7 +55,9 @@ export default function WebhookPage() {
       <Loaded loading={!w} failure={endpoint.failure}>
         {w && (
           <section class="panel" aria-labelledby="webhook-title">
-            <h2 id="webhook-title">{w.url}</h2>
+            <h2 id="webhook-title" class="address">
+              {w.url}
+            </h2>
             <p data-testid="webhook-state" data-enabled={w.enabled}>
               {t(w.enabled ? "office.webhook.enabledText" : "office.webhook.disabledText")}
             </p>
