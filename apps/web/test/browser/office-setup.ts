@@ -1,9 +1,12 @@
 /**
- * The applicants' side of the office's browser tests, through the API: a verified applicant
- * with a draft for an intake, who pays by bank transfer (the payment stays pending for the
- * office's desk) and, when asked, submits once the office has confirmed it.
+ * What the office's browser tests share. Through the API: a verified applicant with a draft
+ * for an intake, who pays by bank transfer (the payment stays pending for the office's desk); a
+ * programme ready for applications; a staff account. In the page: the staff sign-in, and
+ * retyping a field, by keyboard.
  */
-import type { AdminApi } from "./admissions.ts";
+import { ADMIN, type AdminApi } from "./admissions.ts";
+import type { Page } from "./chromium.ts";
+import { byTestId, tabTo, typeSignIn } from "./keyboard.ts";
 
 type Mailbox = { link: (to: string, event: string) => Promise<string> };
 type Json = Record<string, unknown> & { id: string };
@@ -99,3 +102,26 @@ export const staffMember = (
     password: "a-long-reviewer-password",
     role,
   });
+
+/**
+ * Signs in on the staff sign-in page by keyboard (the admin unless told) and waits for the
+ * queue's count (a new database's queue is empty: the table gives way to `queue-empty`).
+ */
+export async function staffSignIn(
+  page: Page,
+  base: string,
+  email = ADMIN.email,
+  password = ADMIN.password,
+) {
+  await page.goto(`${base}/portal/staff/login`);
+  await page.waitForSelector(byTestId("login-email"));
+  await typeSignIn(page, email, password);
+  await page.waitForSelector(byTestId("queue-count"));
+}
+
+/** Tabs to a field and types into it, what was there replaced. */
+export async function retype(page: Page, selector: string, text: string) {
+  await tabTo(page, selector);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(text);
+}

@@ -6,10 +6,9 @@
  * reasons. axe-core on every state, screenshots at both widths.
  */
 import { describe, expect, test } from "bun:test";
-import { ADMIN } from "./admissions.ts";
-import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
-import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { staffMember } from "./office-setup.ts";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { retype, staffMember, staffSignIn } from "./office-setup.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 if (!hasChromium) console.warn(`portal office catalogue browser tests ${NO_CHROMIUM}`);
@@ -28,26 +27,12 @@ describe.skipIf(!hasChromium)(
       screenshotPrefix: "portal-office",
     });
 
-    const signIn = async (page: Page) => {
-      await page.goto(`${ctx().base}/portal/staff/login`);
-      await page.waitForSelector(byTestId("login-email"));
-      await typeSignIn(page, ADMIN.email, ADMIN.password);
-      // A new database's queue is empty: its count shows, the table gives way to `queue-empty`.
-      await page.waitForSelector(byTestId("queue-count"));
-    };
-    /** Tab to a field and type into it (what was there is replaced). */
-    const type = async (page: Page, selector: string, text: string) => {
-      await tabTo(page, selector);
-      await page.keyboard.press("Control+A");
-      await page.keyboard.type(text);
-    };
-
     test("a programme created with its intake, rubric, blind review and reviewers, then closed", async () => {
       const { admin, context } = ctx();
       const reviewer = await staffMember(admin, "Petra Pool");
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await activate(page, 'a[href="/portal/staff/programmes"]');
       // A new database has no programme: the empty state, and the way to make one.
       await page.waitForSelector(byTestId("empty"));
@@ -58,11 +43,11 @@ describe.skipIf(!hasChromium)(
 
       // Refused in the page (a fee that is no amount), then by the API (a one-letter code).
       const code = `T${crypto.randomUUID().slice(0, 5).toUpperCase()}`;
-      await type(page, "#programme-code", "X");
-      await type(page, "#programme-name", "Applied Testing");
-      await type(page, "#programme-department", "School of Testing");
-      await type(page, "#programme-duration", "12");
-      await type(page, "#programme-fee", "fifty");
+      await retype(page, "#programme-code", "X");
+      await retype(page, "#programme-name", "Applied Testing");
+      await retype(page, "#programme-department", "School of Testing");
+      await retype(page, "#programme-duration", "12");
+      await retype(page, "#programme-fee", "fifty");
       await tabTo(page, byTestId("programme-document-transcript"));
       await page.keyboard.press("Space");
       await activate(page, byTestId("programme-save"));
@@ -73,13 +58,13 @@ describe.skipIf(!hasChromium)(
       );
       expect(await page.textContent("#programme-fee-error")).toContain("like 50.00");
       await check(page, "programme-new-refused");
-      await type(page, "#programme-fee", "50.00");
+      await retype(page, "#programme-fee", "50.00");
       await activate(page, byTestId("programme-save"));
       await page.waitForSelector(`${byTestId("programme-problem")} a[href="#programme-code"]`);
       expect(await page.textContent("#programme-code-error")).toContain("2 to 32 capital letters");
       // No schema text anywhere in the refusal.
       expect(await page.textContent(byTestId("programme-form"))).not.toContain("pattern");
-      await type(page, "#programme-code", code);
+      await retype(page, "#programme-code", code);
       await activate(page, byTestId("programme-save"));
       await page.waitForURL(/\/portal\/staff\/programmes\/[0-9a-f-]{36}\?created=1$/);
       await page.waitForSelector(byTestId("programme-notice"));
@@ -101,28 +86,28 @@ describe.skipIf(!hasChromium)(
         ["#intake-deadline-year", String(year + 1)],
         ["#intake-capacity", "none"],
       ] as const) {
-        await type(page, id, value);
+        await retype(page, id, value);
       }
       await activate(page, byTestId("intake-save"));
       await page.waitForSelector(`${byTestId("intake-problem")} a[href="#intake-capacity"]`);
       await check(page, "intake-refused");
-      await type(page, "#intake-capacity", "40");
+      await retype(page, "#intake-capacity", "40");
       await activate(page, byTestId("intake-save"));
       await page.waitForSelector(`${byTestId("intake")}[data-open="true"]`);
       expect(await page.textContent(byTestId("intakes"))).toContain("Autumn 2031");
 
       // The rubric: two criteria with their weights.
-      await type(page, "#rubric-label-0", "Academic record");
-      await type(page, "#rubric-weight-0", "3");
+      await retype(page, "#rubric-label-0", "Academic record");
+      await retype(page, "#rubric-weight-0", "3");
       await activate(page, byTestId("rubric-add"));
-      await type(page, "#rubric-label-1", "Motivation");
-      await type(page, "#rubric-weight-1", "1");
+      await retype(page, "#rubric-label-1", "Motivation");
+      await retype(page, "#rubric-weight-1", "1");
       await activate(page, byTestId("rubric-save"));
       await page.waitForSelector(byTestId("rubric-saved"));
       // Blind review on, with a gap of 1.5 for an extra review.
       await tabTo(page, byTestId("settings-blind"));
       await page.keyboard.press("Space");
-      await type(page, "#settings-threshold", "1.5");
+      await retype(page, "#settings-threshold", "1.5");
       await activate(page, byTestId("settings-save"));
       await page.waitForSelector(byTestId("settings-saved"));
       // The reviewer joins the pool.
@@ -178,17 +163,17 @@ describe.skipIf(!hasChromium)(
       const { base, context } = ctx();
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await page.goto(`${base}/portal/staff/reasons`);
       await page.waitForSelector(byTestId("reasons-rejection"));
       await check(page, "reasons");
       const label = `Portfolio incomplete ${crypto.randomUUID().slice(0, 4)}`;
-      await type(page, "#reason-label", label);
+      await retype(page, "#reason-label", label);
       await activate(page, byTestId("reason-save"));
       await page.waitForSelector(byTestId("reason-created"));
       await page.waitForSelector(`${byTestId("reason")}:has-text("${label}")`);
       // The same words again make the same code: refused, in words.
-      await type(page, "#reason-label", label);
+      await retype(page, "#reason-label", label);
       await activate(page, byTestId("reason-save"));
       await page.waitForSelector(`.problem:has-text("already has this code")`);
       await activate(
@@ -205,7 +190,7 @@ describe.skipIf(!hasChromium)(
       const { base, context } = ctx();
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await page.goto(`${base}/portal/language/fr?next=%2Fportal%2Fstaff%2Fprogrammes%2Fnew`);
       await page.waitForSelector(byTestId("programme-form"));
       expect(await page.getAttribute("html", "lang")).toBe("fr");

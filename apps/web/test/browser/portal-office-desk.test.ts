@@ -7,10 +7,15 @@
  * every state, screenshots at both widths.
  */
 import { describe, expect, test } from "bun:test";
-import { ADMIN } from "./admissions.ts";
-import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
-import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { officeProgramme, pendingTransfer, staffMember } from "./office-setup.ts";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import {
+  officeProgramme,
+  pendingTransfer,
+  retype,
+  staffMember,
+  staffSignIn,
+} from "./office-setup.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 if (!hasChromium) console.warn(`portal office desk browser tests ${NO_CHROMIUM}`);
@@ -26,18 +31,6 @@ describe.skipIf(!hasChromium)(
       screenshotPrefix: "portal-office",
     });
 
-    const signIn = async (page: Page) => {
-      await page.goto(`${ctx().base}/portal/staff/login`);
-      await page.waitForSelector(byTestId("login-email"));
-      await typeSignIn(page, ADMIN.email, ADMIN.password);
-      await page.waitForSelector(byTestId("queue-count"));
-    };
-    const type = async (page: Page, selector: string, text: string) => {
-      await tabTo(page, selector);
-      await page.keyboard.press("Control+A");
-      await page.keyboard.type(text);
-    };
-
     test("a transfer confirmed at the desk, a reviewer assigned, the queue filtered and exported", async () => {
       const { base, admin, mailbox, context } = ctx();
       const rita = await staffMember(admin, "Rita Desk");
@@ -50,13 +43,13 @@ describe.skipIf(!hasChromium)(
 
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await activate(page, 'a[href="/portal/staff/payments"]');
       await page.waitForSelector(byTestId("payments-desk"));
       await check(page, "desk");
 
       // The reference as a bank statement prints it: lower case, without its hyphens.
-      await type(page, byTestId("desk-search"), ada.reference.replaceAll("-", "").toLowerCase());
+      await retype(page, byTestId("desk-search"), ada.reference.replaceAll("-", "").toLowerCase());
       await page.keyboard.press("Enter");
       await page.waitForFunction((ref) => {
         const rows = document.querySelectorAll('[data-testid="payment-row"]');
@@ -78,7 +71,7 @@ describe.skipIf(!hasChromium)(
       );
       expect(stillPending.status).toBe("pending");
 
-      await type(page, "#confirm-received", "50.00");
+      await retype(page, "#confirm-received", "50.00");
       await activate(page, byTestId("payment-confirm"));
       await page.waitForSelector(byTestId("payment-done"));
       expect(await page.textContent(byTestId("payment-done"))).toContain("Payment confirmed");

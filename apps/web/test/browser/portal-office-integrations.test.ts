@@ -8,10 +8,16 @@
  */
 import { describe, expect, test } from "bun:test";
 import * as OTPAuth from "otpauth";
-import { ADMIN } from "./admissions.ts";
-import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
-import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
-import { applicant, officeProgramme, pendingTransfer, staffMember } from "./office-setup.ts";
+import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
+import { activate, byTestId } from "./keyboard.ts";
+import {
+  applicant,
+  officeProgramme,
+  pendingTransfer,
+  retype,
+  staffMember,
+  staffSignIn,
+} from "./office-setup.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 if (!hasChromium) console.warn(`portal office integrations browser tests ${NO_CHROMIUM}`);
@@ -32,24 +38,12 @@ describe.skipIf(!hasChromium)(
       screenshotPrefix: "portal-office",
     });
 
-    const signIn = async (page: Page, email = ADMIN.email, password = ADMIN.password) => {
-      await page.goto(`${ctx().base}/portal/staff/login`);
-      await page.waitForSelector(byTestId("login-email"));
-      await typeSignIn(page, email, password);
-      await page.waitForSelector(byTestId("queue-count"));
-    };
-    const type = async (page: Page, selector: string, text: string) => {
-      await tabTo(page, selector);
-      await page.keyboard.press("Control+A");
-      await page.keyboard.type(text);
-    };
-
     test("a webhook endpoint: refused, created with its secret once, a delivery, rotated, off", async () => {
       const { base, admin, mailbox, context } = ctx();
       const programme = await officeProgramme(admin, "Hook Testing");
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await activate(page, 'a[href="/portal/staff/webhooks"]');
       await page.waitForSelector(byTestId("webhook-new"));
       await check(page, "webhooks-empty");
@@ -63,7 +57,7 @@ describe.skipIf(!hasChromium)(
       await page.waitForSelector(`${byTestId("webhook-problem")} a[href="#webhook-url"]`);
       expect(await page.textContent(byTestId("webhook-form"))).not.toContain("pattern");
       await check(page, "webhook-refused");
-      await type(page, "#webhook-url", "https://hooks.example.com/admissions");
+      await retype(page, "#webhook-url", "https://hooks.example.com/admissions");
       await activate(page, byTestId("webhook-save"));
       await page.waitForSelector(byTestId("webhook-secret"));
       const secret = (await page.textContent(byTestId("webhook-secret"))) ?? "";
@@ -102,7 +96,7 @@ describe.skipIf(!hasChromium)(
 
       await context.clearCookies();
       const page = await open();
-      await signIn(page);
+      await staffSignIn(page, ctx().base);
       await activate(page, 'a[href="/portal/staff/data-requests"]');
       await page.waitForSelector(`${byTestId("data-request")}:has-text("Kurt Rights")`);
       await check(page, "data-requests");
@@ -111,7 +105,7 @@ describe.skipIf(!hasChromium)(
       // An empty note is refused in words.
       await activate(page, byTestId("request-reject-form-submit"));
       await page.waitForSelector(`${byTestId("request-reject-form")} .field-error`);
-      await type(page, "#request-reject-form-reason", "An application is under review.");
+      await retype(page, "#request-reject-form-reason", "An application is under review.");
       await activate(page, byTestId("request-reject-form-submit"));
       await page.waitForSelector(byTestId("request-notice"));
       const requests = await admin.call<{ results: { status: string }[] }>(
@@ -140,7 +134,7 @@ describe.skipIf(!hasChromium)(
       const reviewer = await staffMember(admin, "Tim Totp");
       await context.clearCookies();
       const page = await open();
-      await signIn(page, reviewer.email, "a-long-reviewer-password");
+      await staffSignIn(page, ctx().base, reviewer.email, "a-long-reviewer-password");
       await activate(page, 'a[href="/portal/staff/security"]');
       await page.waitForSelector(byTestId("mfa-enrol"));
       await check(page, "security");
@@ -149,7 +143,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "security-enrol");
       const secret = ((await page.textContent(byTestId("mfa-secret"))) ?? "").replaceAll(" ", "");
       // A wrong code first: refused in words, nothing turned on.
-      await type(page, "#mfa-code", "000000");
+      await retype(page, "#mfa-code", "000000");
       await activate(page, byTestId("mfa-confirm"));
       await page.waitForSelector(
         `${byTestId("mfa-enrolment")} .problem, ${byTestId("mfa-enrolment")} [role="alert"]`,
@@ -159,7 +153,7 @@ describe.skipIf(!hasChromium)(
         digits: 6,
         period: 30,
       });
-      await type(page, "#mfa-code", totp.generate());
+      await retype(page, "#mfa-code", totp.generate());
       await activate(page, byTestId("mfa-confirm"));
       await page.waitForSelector(byTestId("mfa-recovery-codes"));
       expect(await page.$$eval(`${byTestId("mfa-recovery-codes")} li`, (li) => li.length)).toBe(10);

@@ -7,10 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { en } from "../../src/client/portal/i18n/en.ts";
 import { fr } from "../../src/client/portal/i18n/fr.ts";
-import { ADMIN } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
-import { byTestId, typeSignIn } from "./keyboard.ts";
-import { staffMember } from "./office-setup.ts";
+import { byTestId } from "./keyboard.ts";
+import { staffMember, staffSignIn } from "./office-setup.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 if (!hasChromium) console.warn(`portal office pages browser tests ${NO_CHROMIUM}`);
@@ -39,12 +38,6 @@ describe.skipIf(!hasChromium)(
       screenshotPrefix: "portal-office-page",
     });
 
-    const signIn = async (page: Page, email: string, password: string) => {
-      await page.goto(`${ctx().base}/portal/staff/login`);
-      await page.waitForSelector(byTestId("login-email"));
-      await typeSignIn(page, email, password);
-      await page.waitForSelector(byTestId("queue-count"));
-    };
     /** Every enabled control in <main> is reached by Tab from the top of the page. */
     const everyControlByTab = async (page: Page) => {
       const controls = await page.$$eval(
@@ -71,7 +64,7 @@ describe.skipIf(!hasChromium)(
       const { base, context } = ctx();
       await context.clearCookies();
       const page = await open();
-      await signIn(page, ADMIN.email, ADMIN.password);
+      await staffSignIn(page, ctx().base);
       for (const [language, catalogue] of [
         ["en", en],
         ["fr", fr],
@@ -103,7 +96,7 @@ describe.skipIf(!hasChromium)(
       const reviewer = await staffMember(admin, "Rosa Reader");
       await context.clearCookies();
       const page = await open();
-      await signIn(page, reviewer.email, "a-long-reviewer-password");
+      await staffSignIn(page, ctx().base, reviewer.email, "a-long-reviewer-password");
       // The admins' pages are not in a reviewer's navigation.
       expect(await page.$('a[href="/portal/staff/payments"]')).toBeNull();
       expect(await page.$('a[href="/portal/staff/security"]')).not.toBeNull();
