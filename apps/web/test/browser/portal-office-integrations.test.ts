@@ -9,7 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import * as OTPAuth from "otpauth";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
-import { activate, byTestId } from "./keyboard.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
 import {
   applicant,
   officeProgramme,
@@ -125,6 +125,20 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("audit-verify"));
       await page.waitForSelector(`${byTestId("audit-verified")}[data-ok="true"]`);
       await check(page, "audit-verified");
+      // Only what the administrator did: Kurt's own request is no longer listed.
+      await tabTo(page, "#audit-actor");
+      await page.keyboard.type("Administrator");
+      await activate(page, byTestId("audit-filter"));
+      await page.waitForFunction(
+        () =>
+          !document.querySelector('[data-testid="audit-log"]')?.textContent?.includes("by Kurt"),
+      );
+      const mine = await page.$$eval('[data-testid="audit-entry"]', (rows) =>
+        rows.map((r) => r.textContent ?? ""),
+      );
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((text) => text.includes("by Administrator"))).toBe(true);
+      await check(page, "audit-filtered");
       expect(errors).toEqual([]);
       await page.close();
     }, 180_000);
