@@ -5,7 +5,9 @@
  *   - time from navigation to the first page of rows visible (budget 1000 ms),
  *   - time from "Next" to the second page's rows (budget 300 ms),
  *   - time from a search (an applicant's surname) to its rows (budget 1000 ms),
- *   - the API's page of 20 at offset 0, deep in the queue, and with that search (budget 100 ms).
+ *   - the office queue's API page of 20 (`GET /staff/applications/`, what the admin's queue
+ *     reads) at offset 0, deep in the queue, with that search, sorted by score, and filtered by
+ *     payment state and a score range (budget 100 ms each).
  * Prints medians of `runs` tries; asserts nothing (DEVELOPERS.md: figures come from scripts).
  *
  *   bun benchmarks/web/staff-queue.ts [--runs 5] [--applications 10000]
@@ -182,16 +184,18 @@ export async function measureStaffQueue(runs: number, count = 10_000): Promise<v
         const t0 = performance.now();
         await admin.call(
           "GET",
-          `/applications/?status=submitted,under_review&ordering=submittedAt&limit=20${query}`,
+          `/staff/applications/?status=submitted,under_review&limit=20${query}`,
         );
         times.push(performance.now() - t0);
       }
       return median(times);
     };
     const api = {
-      first: await apiPage("&offset=0"),
-      deep: await apiPage(`&offset=${Math.floor(seeded / 2)}`),
-      search: await apiPage(`&offset=0&search=${SEARCHED}`),
+      first: await apiPage("&ordering=submittedAt&offset=0"),
+      deep: await apiPage(`&ordering=submittedAt&offset=${Math.floor(seeded / 2)}`),
+      search: await apiPage(`&ordering=submittedAt&offset=0&search=${SEARCHED}`),
+      byScore: await apiPage("&ordering=-score&offset=0"),
+      filtered: await apiPage("&ordering=submittedAt&paymentState=paid&scoreMin=2&scoreMax=4"),
     };
     const line = (label: string, ms: number, budget: number) =>
       console.log(
@@ -203,6 +207,8 @@ export async function measureStaffQueue(runs: number, count = 10_000): Promise<v
     line("API page of 20, offset 0", api.first, BUDGET_MS.api);
     line(`API page of 20, offset ${Math.floor(seeded / 2)}`, api.deep, BUDGET_MS.api);
     line(`API page of 20, search "${SEARCHED}"`, api.search, BUDGET_MS.api);
+    line("API page of 20, sorted by score", api.byScore, BUDGET_MS.api);
+    line("API page of 20, paid, score 2 to 4", api.filtered, BUDGET_MS.api);
   } finally {
     await browser.close();
     await stack.stop();

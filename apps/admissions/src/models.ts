@@ -7,20 +7,38 @@
 
 export type { EmailVerification } from "./modules/account/model.ts";
 export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
-export type { AuditEntry } from "./modules/audit/model.ts";
+export type { AuditEntry, ChainReport } from "./modules/audit/model.ts";
 export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
   type Intake,
+  type IntakeCreate,
+  type IntakeUpdate,
   LEVELS,
   type Program,
+  type ProgramCreate,
   type ProgramDetail,
+  type ProgramUpdate,
 } from "./modules/catalog/model.ts";
-export type { DataRequest } from "./modules/data-rights/model.ts";
+export {
+  type DataRequest,
+  REQUEST_KINDS,
+  REQUEST_STATUSES,
+} from "./modules/data-rights/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
-export { DECISIONS, type DecisionBody } from "./modules/offers/model.ts";
+export { EVENT_TYPES } from "./modules/events/model.ts";
+export type { MfaStatus, RecoveryCodes, TotpEnrolment } from "./modules/mfa/model.ts";
+export {
+  DECISIONS,
+  type DecisionBody,
+  type Reason,
+  type ReasonCreate,
+  type ReasonUpdate,
+} from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
+  type ConfirmBody,
+  type DeskPayment,
   FEE_STATUSES,
   type FeeSummary,
   PAYMENT_STATUSES,
@@ -38,22 +56,44 @@ export type {
 export { REFERENCE_PAGE } from "./modules/references/service.ts";
 export {
   type ApplicationReviews,
+  type BulkAssigned,
   type QueueItem,
   RECOMMENDATIONS,
   type Review,
   type ReviewBody,
+  type ReviewSettings,
+  type ReviewSettingsBody,
+  type Rubric,
+  type RubricBody,
+  type Workload,
 } from "./modules/review/model.ts";
 export {
   BulkResult,
   type BulkTransitionBody,
+  type ExportQuery,
+  OFFICE_ORDERINGS,
+  type OfficeQueuePage,
+  type OfficeQueueQuery,
+  type OfficeQueueRow,
+  PAYMENT_STATES,
+  QUEUE_FLAGS,
   type Refusal,
   type StaffCreate,
   type Stats,
 } from "./modules/staff/model.ts";
 export type { PersonalDetails, User } from "./modules/users/model.ts";
+export type {
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
+} from "./modules/webhooks/model.ts";
 export {
   type Application,
   type ApplicationStatus,
+  AUDIT_ACTIONS,
+  REASON_KINDS,
   type Seats,
   STATUSES,
   type Transition,

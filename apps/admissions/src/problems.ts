@@ -216,6 +216,12 @@ export const admissionsProblems = {
     description:
       "A payment change its status does not allow, e.g. confirming one that is not a pending manual payment, or refunding one that did not succeed.",
   },
+  PAYMENT_SHORT: {
+    status: 409,
+    title: "Less received than the fee",
+    description:
+      "Confirming a bank transfer with less than its amount (`expected`, `received`, `shortBy`): nothing changes; confirm once the rest has arrived, or record it as failed.",
+  },
   REFUND_EXCEEDS_PAID: {
     status: 409,
     title: "Refund exceeds the amount paid",

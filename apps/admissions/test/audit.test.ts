@@ -67,6 +67,36 @@ describe("the audit log", () => {
     expect(entries[0]).toHaveProperty("clientIp");
   });
 
+  test("each entry names who did it, whose application and what it acted on, to be read in words", async () => {
+    const { program, intake } = await intakeWithSeats(ctx, admin);
+    const { application, applicant } = await applicationUnderReview(ctx, reviewer, intake.id);
+    const entries = (await read(`applicationId=${application.id}`)).results;
+    expect(entries[0]).toMatchObject({
+      action: "application.transition",
+      actor: { id: reviewer.user.id, fullName: reviewer.user.fullName },
+      application: {
+        applicantName: applicant.user.fullName,
+        program: { code: program.code, name: program.name },
+        term: intake.term,
+      },
+    });
+    const made = await expectJson<{ id: string }>(
+      await call(ctx, admin, "POST", "/api/v1/staff/users/", {
+        email: `nell-${crypto.randomUUID().slice(0, 8)}@example.org`,
+        fullName: "Nell Newhire",
+        password: "a-long-initial-password",
+        role: "reviewer",
+      }),
+      201,
+    );
+    const [created] = (await read(`actorId=${admin.user.id}&action=staff.created`)).results;
+    expect(created).toMatchObject({
+      subject: { type: "user", id: made.id, name: "Nell Newhire" },
+      actor: { fullName: admin.user.fullName },
+      application: null,
+    });
+  });
+
   test("applicants' own moves are history, not staff actions", async () => {
     const { intake } = await intakeWithSeats(ctx, admin);
     const { applicant, application } = await applicationUnderReview(ctx, reviewer, intake.id);
@@ -233,15 +263,25 @@ describe("catalog edits in the audit log", () => {
       ["intake.updated", asIntake],
       ["program.deactivated", asProgram],
     ];
-    expect(entries.map((e) => [e.action, e.subject, e.at])).toEqual(
+    const typeAndId = (s: { type: string; id: string } | null) => s && { type: s.type, id: s.id };
+    expect(entries.map((e) => [e.action, typeAndId(e.subject), e.at])).toEqual(
       made.map(([action, subject], i) => [action, subject, isoAt(startedAt + i * 1_000)]).reverse(),
     );
+    // Each subject named as it is called now, for reading the entry in words.
+    const [current] = await ctx.db.run(
+      (sql) => sql`SELECT name FROM programs WHERE id = ${program.id}`,
+    );
     for (const entry of entries) {
+      expect(entry.subject?.name).toBe(
+        entry.subject?.type === "intake" ? intake.term : String(current?.name),
+      );
       expect(entry.actor).toEqual({
         id: editor.user.id,
         role: "reviewer",
         email: editor.user.email,
+        fullName: editor.user.fullName,
       });
+      expect(entry.application).toBeNull();
       expect(entry.applicationId).toBeNull();
       // In-process requests have no peer address; the last test covers a real one.
       expect(entry.clientIp).toBeNull();

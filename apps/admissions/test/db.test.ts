@@ -28,6 +28,7 @@ describe("migrations", () => {
       "0011_blind_review_calibration",
       "0012_audit_chain_signed_documents",
       "0013_email_links",
+      "0014_office_desk",
     ]);
     for (const table of [
       "users",

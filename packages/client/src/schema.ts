@@ -1459,7 +1459,7 @@ export type paths = {
         put?: never;
         /**
          * Confirm a manual payment was received (staff): succeeded, with a receipt
-         * @description Signed in: a bearer access token, or the session cookie with the `X-CSRF-Token` header.
+         * @description `received`: what the statement shows, in minor units. Less than the amount is 409 PAYMENT_SHORT (`expected`, `received`, `shortBy`) and nothing changes; more confirms it and keeps the surplus as the payment's `received`, for staff to return by transfer.
          */
         post: operations["payments.confirm"];
         delete?: never;
@@ -1932,6 +1932,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/applications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The office's queue (admins): applications with score, reviewers and payment
+         * @description The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search) and the office's: paymentState, scoreMin/scoreMax (the mean of the counted reviews' weighted totals), flag. Sorted by `ordering`; `countsByStatus` counts every filter but `status`. The CSV export takes the same filters.
+         */
+        get: operations["staff.applications.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/applications/bulk-transitions/": {
         parameters: {
             query?: never;
@@ -1961,11 +1981,31 @@ export type paths = {
         };
         /**
          * The filtered applications as CSV, streamed (admins)
-         * @description The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search), in creation order. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.
+         * @description The office queue's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search, paymentState, scoreMin, scoreMax, flag), in creation order, with each application's score and payment state. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.
          */
         get: operations["staff.applications.export.get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/assignments/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign one reviewer, or round-robin, to many applications (admins): all or none
+         * @description Each assignment as a single one (pool, conflicts, already assigned, status; a submitted application moves to under_review). If any application cannot take it, nothing changes and 409 BULK_REFUSED lists `refusals: [{applicationId, status, code, detail}]`.
+         */
+        post: operations["staff.assignments.bulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2176,6 +2216,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments desk (admins): payments with their applicants, to confirm or refund
+         * @description Default: pending payments, the longest waiting first. `search` finds a reference however a bank statement prints it (any case, spaces or hyphens) or an applicant by name or email. References past their expiry are expired before the list is read.
+         */
+        get: operations["staff.payments.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/programs/{id}/review-settings/": {
         parameters: {
             query?: never;
@@ -2260,6 +2320,26 @@ export type paths = {
          * @description Signed in: a bearer access token, or the session cookie.
          */
         get: operations["staff.queue.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/staff/reviewers/workload/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each reviewer's open assignments and how many they have reviewed (admins)
+         * @description Signed in: a bearer access token, or the session cookie.
+         */
+        get: operations["staff.reviewers.workload.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2791,12 +2871,22 @@ export type components = {
                 id: string | null;
                 role: components["schemas"]["ActorRole"];
                 email: string | null;
+                fullName: string | null;
             };
             action: components["schemas"]["AuditAction"];
             applicationId: string | null;
+            application: {
+                applicantName: string;
+                program: {
+                    code: string;
+                    name: string;
+                };
+                term: string;
+            } | null;
             subject: {
                 type: string;
                 id: string;
+                name: string | null;
             } | null;
             /** @description What changed, per action */
             details: {
@@ -2855,6 +2945,36 @@ export type components = {
         BenchmarkType: "json" | "array" | "string" | "crypto";
         /** @description Why the chain breaks there (docs/admissions.md, "Tamper-evident audit log") */
         BreakReason: "missing" | "row_changed" | "content_changed" | "link_broken" | "head_mismatch" | "anchor_mismatch" | "unchained";
+        /**
+         * @example {
+         *       "applicationIds": [
+         *         "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10",
+         *         "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a11"
+         *       ],
+         *       "reviewerId": "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a99"
+         *     }
+         */
+        BulkAssignBody: {
+            applicationIds: string[];
+            /** @description Omit for round-robin, application by application */
+            reviewerId?: string;
+        };
+        BulkAssigned: {
+            /**
+             * Format: uuid
+             * @description Names this change in the audit log
+             */
+            batchId: string;
+            assigned: number;
+            assignments: {
+                /** Format: uuid */
+                applicationId: string;
+                /** Format: uuid */
+                reviewerId: string;
+                /** Format: date-time */
+                assignedAt: string;
+            }[];
+        };
         BulkResult: {
             /**
              * Format: uuid
@@ -3059,18 +3179,6 @@ export type components = {
             /** @description A document uploaded to this application */
             evidenceDocumentId?: string;
         };
-        /**
-         * @example {
-         *       "code": "123456"
-         *     }
-         */
-        ConfirmBody: {
-            /**
-             * @description The authenticator's current 6-digit code
-             * @example 123456
-             */
-            code: string;
-        };
         Conflict: {
             /** Format: uuid */
             applicationId: string;
@@ -3246,6 +3354,66 @@ export type components = {
         DeferralList: {
             /** @description Oldest first */
             results: components["schemas"]["Deferral"][];
+        };
+        /** @description Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise */
+        DeskPage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["DeskPayment"][];
+        };
+        DeskPayment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            applicationId: string;
+            provider: components["schemas"]["ProviderName"];
+            status: components["schemas"]["PaymentStatus"];
+            amount: components["schemas"]["Money"];
+            refunded: components["schemas"]["Money"];
+            /** @description What staff recorded arriving for a bank transfer when they confirmed it; more than `amount` is an over-payment, to be returned by transfer. null: not recorded (Stripe, or confirmed without an amount) */
+            received: components["schemas"]["Money"] | null;
+            /**
+             * @description Quote it with a bank transfer (manual) or to support
+             * @example ADM-7KQ2-M9XD
+             */
+            reference: string;
+            instructions: string | null;
+            checkoutUrl: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            paidAt: string | null;
+            receiptNumber: string | null;
+            statusReason: string | null;
+            refunds: components["schemas"]["Refund"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            application: {
+                /** Format: uuid */
+                id: string;
+                /** @description The application's status */
+                status: string;
+                applicant: {
+                    /** Format: uuid */
+                    id: string;
+                    fullName: string;
+                    email: string;
+                };
+                program: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                };
+                intake: {
+                    /** Format: uuid */
+                    id: string;
+                    term: string;
+                };
+            };
         };
         /**
          * @example {
@@ -3629,6 +3797,18 @@ export type components = {
             csrfToken: string;
             user: components["schemas"]["User"];
         };
+        /**
+         * @example {
+         *       "code": "123456"
+         *     }
+         */
+        MfaConfirmBody: {
+            /**
+             * @description The authenticator's current 6-digit code
+             * @example 123456
+             */
+            code: string;
+        };
         MfaStatus: {
             enabled: boolean;
             enabledAt: string | null;
@@ -3659,6 +3839,34 @@ export type components = {
             respondBy: string;
             /** @description Empty for an unconditional offer */
             conditions: string[];
+        };
+        OfficeQueuePage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["OfficeQueueRow"][];
+            /** @description status → applications matching every filter but `status`: the counts beside the status filter */
+            countsByStatus: {
+                [key: string]: number;
+            };
+        };
+        OfficeQueueRow: {
+            application: components["schemas"]["Application"];
+            score: number | null;
+            /** @description Counted reviews (a conflicted reviewer's do not count) */
+            reviews: number;
+            assignees: {
+                /** Format: uuid */
+                id: string;
+                fullName: string;
+                reviewed: boolean;
+            }[];
+            payment: {
+                state: components["schemas"]["PaymentState"];
+                pendingReference: string | null;
+            };
+            flags: components["schemas"]["QueueFlag"][];
         };
         OutboxEmail: {
             /** Format: uuid */
@@ -3737,6 +3945,8 @@ export type components = {
             status: components["schemas"]["PaymentStatus"];
             amount: components["schemas"]["Money"];
             refunded: components["schemas"]["Money"];
+            /** @description What staff recorded arriving for a bank transfer when they confirmed it; more than `amount` is an over-payment, to be returned by transfer. null: not recorded (Stripe, or confirmed without an amount) */
+            received: components["schemas"]["Money"] | null;
             /**
              * @description Quote it with a bank transfer (manual) or to support
              * @example ADM-7KQ2-M9XD
@@ -3772,6 +3982,23 @@ export type components = {
             previous: string | null;
             results: components["schemas"]["Payment"][];
         };
+        /**
+         * @example {
+         *       "note": "Seen on the statement of 3 March",
+         *       "received": 5000
+         *     }
+         */
+        PaymentsConfirmBody: {
+            /** Format: multi-line-text */
+            note?: string;
+            /** @description Minor units seen on the statement, in the payment's currency. Less than the amount: 409 PAYMENT_SHORT and nothing changes; more: confirmed, the surplus recorded as `received` */
+            received?: number;
+        };
+        /**
+         * @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid
+         * @enum {string}
+         */
+        PaymentState: "paid" | "waived" | "not_required" | "pending" | "unpaid";
         /**
          * @description pending → succeeded | failed | expired; succeeded → refunded (some or all of it: see `refunded`)
          * @enum {string}
@@ -4048,6 +4275,11 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest
+         * @enum {string}
+         */
+        QueueFlag: "unassigned" | "unscored" | "disagreement" | "conflict";
         QueueItem: {
             application: components["schemas"]["Application"];
             /** Format: date-time */
@@ -4969,6 +5201,21 @@ export type components = {
             updatedAt: string;
             /** @description The signing secret (Standard Webhooks `whsec_…`), shown only here: store it now. Rotating issues a new one. */
             secret: string;
+        };
+        Workload: {
+            /** @description Active staff, the least loaded first, then by name */
+            results: {
+                reviewer: {
+                    /** Format: uuid */
+                    id: string;
+                    fullName: string;
+                    email: string;
+                };
+                /** @description Assignments on applications still submitted, under review or interviewing */
+                open: number;
+                /** @description Of those, the ones they have reviewed */
+                reviewed: number;
+            }[];
         };
     };
     responses: never;
@@ -16357,7 +16604,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmBody"];
+                "application/json": components["schemas"]["MfaConfirmBody"];
             };
         };
         responses: {
@@ -16664,7 +16911,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmBody"];
+                "application/json": components["schemas"]["MfaConfirmBody"];
             };
         };
         responses: {
@@ -16975,7 +17222,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeferralDecision"];
+                "application/json": components["schemas"]["PaymentsConfirmBody"];
             };
         };
         responses: {
@@ -17041,7 +17288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ILLEGAL_PAYMENT_TRANSITION`: Illegal payment status change */
+            /** @description `ILLEGAL_PAYMENT_TRANSITION`: Illegal payment status change; `PAYMENT_SHORT`: Less received than the fee */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17050,7 +17297,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code: "ILLEGAL_PAYMENT_TRANSITION";
+                        code: "ILLEGAL_PAYMENT_TRANSITION" | "PAYMENT_SHORT";
                     };
                 };
             };
@@ -21017,6 +21264,144 @@ export interface operations {
             };
         };
     };
+    "staff.applications.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description One status or several, comma-separated */
+                status?: string;
+                programId?: string;
+                intakeId?: string;
+                /** @description Applicant name or email, program name or code (any case) */
+                search?: string;
+                /** @description Staff only: applications assigned to this reviewer (`me`: to you) */
+                reviewerId?: string;
+                /** @description Submitted at or after */
+                submittedFrom?: string;
+                /** @description Submitted before */
+                submittedTo?: string;
+                /** @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid */
+                paymentState?: "paid" | "waived" | "not_required" | "pending" | "unpaid";
+                /** @description Mean weighted total at least this, on the rubric's scale */
+                scoreMin?: number;
+                /** @description Mean weighted total at most this, on the rubric's scale */
+                scoreMax?: number;
+                /** @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest */
+                flag?: "unassigned" | "unscored" | "disagreement" | "conflict";
+                /** @description score: unscored last either way; deadline: the intake's; applicant: by name. Ties: oldest submission, then id */
+                ordering?: "submittedAt" | "-submittedAt" | "score" | "-score" | "deadline" | "-deadline" | "applicant" | "-applicant";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficeQueuePage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
     "staff.applications.bulkTransitions": {
         parameters: {
             query?: never;
@@ -21188,6 +21573,14 @@ export interface operations {
                 submittedFrom?: string;
                 /** @description Submitted before */
                 submittedTo?: string;
+                /** @description paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid */
+                paymentState?: "paid" | "waived" | "not_required" | "pending" | "unpaid";
+                /** @description Mean weighted total at least this, on the rubric's scale */
+                scoreMin?: number;
+                /** @description Mean weighted total at most this, on the rubric's scale */
+                scoreMax?: number;
+                /** @description unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest */
+                flag?: "unassigned" | "unscored" | "disagreement" | "conflict";
             };
             header?: never;
             path?: never;
@@ -21241,6 +21634,162 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "staff.assignments.bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkAssignBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAssigned"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `BULK_REFUSED`: Bulk change refused */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BULK_REFUSED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -22780,6 +23329,130 @@ export interface operations {
             };
         };
     };
+    "staff.payments.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Default: pending (transfers awaiting confirmation) */
+                status?: "pending" | "succeeded" | "failed" | "expired" | "refunded";
+                /** @description manual: pay by bank transfer quoting the reference, staff confirm; stripe: Stripe Checkout */
+                provider?: "manual" | "stripe";
+                /** @description A payment reference (any case; spaces and hyphens ignored, as bank statements print them) or the applicant's name or email */
+                search?: string;
+                /** @description Only confirmed transfers that brought in more than the fee */
+                overpaid?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
     "staff.programs.reviewSettings.get": {
         parameters: {
             query?: never;
@@ -23673,6 +24346,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueuePage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "staff.reviewers.workload.list": {
+        parameters: {
+            query?: {
+                /** @description Only the programme's reviewers (its pool) */
+                programId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workload"];
                 };
             };
             /** @description `BAD_REQUEST`: Bad request */

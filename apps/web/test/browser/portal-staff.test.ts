@@ -174,7 +174,11 @@ describe.skipIf(!hasChromium)(
       expect(csv.text).toContain(applicationId);
       await activate(page, 'a[href="/portal/staff/audit"]');
       await page.waitForSelector(byTestId("audit-entry"));
-      expect(await page.textContent(byTestId("audit-log"))).toContain("application.transition");
+      // In words: whose application, the move between two statuses, by whom; never the code.
+      const log = await page.textContent(byTestId("audit-log"));
+      expect(log).toContain("Alan Applicant's application");
+      expect(log).toContain("Under review → Offer made, by Administrator");
+      expect(log).not.toContain("application.transition");
       await check(page, "audit");
       await activate(page, 'a[href="/portal/staff/outbox"]');
       await page.waitForSelector(byTestId("outbox-email"));
@@ -325,7 +329,8 @@ describe.skipIf(!hasChromium)(
       await page.keyboard.type(code(Date.now() + 30_000));
       await page.keyboard.press("Enter");
       await page.waitForURL(`${base}/portal/staff/`);
-      await page.waitForSelector(byTestId("staff-queue"));
+      // Nothing is assigned to this reviewer: the queue says so instead of an empty table.
+      await page.waitForSelector(byTestId("queue-empty"));
       expect(await page.textContent(byTestId("staff-role"))).toBe("Reviewer");
       expect(errors).toEqual([]);
       await page.close();

@@ -59,8 +59,8 @@ export type {
   FeeStatus,
   SubmissionChecks,
 } from "./internal/guards.ts";
-/** The list's filters, which the back office's export reads by too. */
-export { type Filters, filtersFor, whereOf } from "./internal/list.ts";
+/** The list's filters and its page, which the back office's queue and export read by too. */
+export { type Filters, filtersFor, needsScan, selectPage, whereOf } from "./internal/list.ts";
 
 const load = loadApplication;
 

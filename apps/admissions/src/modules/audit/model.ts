@@ -9,11 +9,34 @@ export const AuditEntry = t.Object({
     id: t.Nullable(Id, { description: "null for the system" }),
     role: ActorRole,
     email: t.Nullable(t.String()),
+    fullName: t.Nullable(t.String({ description: "null for the system" })),
   }),
   action: AuditAction,
   applicationId: t.Nullable(Id),
+  application: t.Nullable(
+    t.Object(
+      {
+        applicantName: t.String(),
+        program: t.Object({ code: t.String(), name: t.String() }),
+        term: t.String(),
+      },
+      { description: "Whose application, for reading the entry in words (null: none)" },
+    ),
+  ),
   subject: t.Nullable(
-    t.Object({ type: t.String(), id: t.String() }, { description: "What else was acted on" }),
+    t.Object(
+      {
+        type: t.String(),
+        id: t.String(),
+        name: t.Nullable(
+          t.String({
+            description:
+              "A person's name (user), a programme's name (program), an intake's term, a payment's reference, a webhook's URL; null for other kinds or one since deleted",
+          }),
+        ),
+      },
+      { description: "What else was acted on" },
+    ),
   ),
   details: t.Record(t.String(), t.Unknown(), { description: "What changed, per action" }),
   clientIp: t.Nullable(t.String()),

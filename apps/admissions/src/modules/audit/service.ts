@@ -1,3 +1,4 @@
+import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
 import { toInt, toIso } from "../../db/dialect.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
@@ -17,6 +18,12 @@ type AuditRow = {
   actor_id: string | null;
   actor_role: ActorRole;
   actor_email: string | null;
+  actor_name: string | null;
+  applicant_name: string | null;
+  program_code: string | null;
+  program_name: string | null;
+  intake_term: string | null;
+  subject_name: string | null;
   action: AuditAction;
   application_id: string | null;
   subject_type: string | null;
@@ -28,11 +35,26 @@ type AuditRow = {
 
 const toEntry = (row: AuditRow): AuditEntry => ({
   id: row.id,
-  actor: { id: row.actor_id, role: row.actor_role, email: row.actor_email },
+  actor: {
+    id: row.actor_id,
+    role: row.actor_role,
+    email: row.actor_email,
+    fullName: row.actor_name,
+  },
   action: row.action,
   applicationId: row.application_id,
+  application:
+    row.applicant_name === null
+      ? null
+      : {
+          applicantName: row.applicant_name,
+          program: { code: row.program_code ?? "", name: row.program_name ?? "" },
+          term: row.intake_term ?? "",
+        },
   subject:
-    row.subject_type && row.subject_id ? { type: row.subject_type, id: row.subject_id } : null,
+    row.subject_type && row.subject_id
+      ? { type: row.subject_type, id: row.subject_id, name: row.subject_name }
+      : null,
   details: JSON.parse(row.details) as Record<string, unknown>,
   clientIp: row.client_ip,
   at: toIso(row.created_at),
@@ -43,6 +65,15 @@ const toEntry = (row: AuditRow): AuditEntry => ({
  * the migrations): their hashes need SHA-256, which SQLite's SQL does not have.
  */
 export const chainAuditBacklog = (db: Db): Promise<number> => db.transaction(chainBacklog);
+
+/** What the entry's subject is called, for the kinds a person names (null for the others). */
+const subjectName = (sql: SQL) => sql`(CASE l.subject_type
+  WHEN 'user' THEN (SELECT full_name FROM users WHERE id = l.subject_id)
+  WHEN 'program' THEN (SELECT name FROM programs WHERE id = l.subject_id)
+  WHEN 'intake' THEN (SELECT term FROM intakes WHERE id = l.subject_id)
+  WHEN 'payment' THEN (SELECT reference FROM payments WHERE id = l.subject_id)
+  WHEN 'webhook' THEN (SELECT url FROM webhook_endpoints WHERE id = l.subject_id)
+  ELSE NULL END)`;
 
 /** The log, newest first, filtered by actor, action, application and time. */
 export function listAudit(
@@ -60,8 +91,16 @@ export function listAudit(
       query.to ? sql`l.created_at < ${new Date(query.to).toISOString()}` : sql`1 = 1`,
     ].reduce((all, next) => sql`${all} AND ${next}`);
     const [total] = await sql`SELECT count(*) AS total FROM audit_log l WHERE ${where}`;
-    const rows = (await sql`SELECT l.*, u.email AS actor_email FROM audit_log l
+    // Names for reading the entries in words: the page's 20 rows, each join by primary key.
+    const rows = (await sql`SELECT l.*, u.email AS actor_email, u.full_name AS actor_name,
+        au.full_name AS applicant_name, ap.code AS program_code, ap.name AS program_name,
+        ai.term AS intake_term, ${subjectName(sql)} AS subject_name
+      FROM audit_log l
       LEFT JOIN users u ON u.id = l.actor_id
+      LEFT JOIN applications a ON a.id = l.application_id
+      LEFT JOIN users au ON au.id = a.applicant_id
+      LEFT JOIN programs ap ON ap.id = a.program_id
+      LEFT JOIN intakes ai ON ai.id = a.intake_id
       WHERE ${where}
       ORDER BY l.created_at DESC, l.id DESC
       LIMIT ${page.limit} OFFSET ${page.offset}`) as AuditRow[];

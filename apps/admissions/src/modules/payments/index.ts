@@ -7,9 +7,11 @@ import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
+  ConfirmBody,
+  DeskPage,
+  DeskQuery,
   FeeSummary,
   IdempotencyHeaders,
-  NoteBody,
   Payment,
   PaymentCreate,
   PaymentListQuery,
@@ -25,6 +27,7 @@ import {
   getPayment,
   getReceipt,
   idempotencyKeyOf,
+  listDesk,
   listPayments,
   type PaymentsDeps,
   receiveStripeEvent,
@@ -135,6 +138,23 @@ export const payments = (deps: PaymentsRoutesDeps) => {
         },
       },
     )
+    .get(
+      "/staff/payments/",
+      ({ query, request }) => listDesk(deps, query, pageOf(query), request.url),
+      {
+        auth: ["admin"],
+        query: DeskQuery,
+        response: { 200: DeskPage, ...problems("FORBIDDEN") },
+        detail: {
+          tags,
+          summary:
+            "The payments desk (admins): payments with their applicants, to confirm or refund",
+          description:
+            "Default: pending payments, the longest waiting first. `search` finds a reference however a bank statement prints it (any case, spaces or hyphens) or an applicant by name or email. References past their expiry are expired before the list is read.",
+          security: readSecurity,
+        },
+      },
+    )
     .get("/payments/:id/", ({ actor, params }) => getPayment(deps, actor, params.id), {
       auth: true,
       params: IdParams,
@@ -170,21 +190,22 @@ export const payments = (deps: PaymentsRoutesDeps) => {
           deps,
           actor,
           params.id,
-          "succeeded",
-          body?.note?.trim() || null,
+          { to: "succeeded", note: body?.note?.trim() || null, received: body?.received ?? null },
           originOf(actor, clientIp).clientIp,
         ),
       {
         auth: STAFF,
         params: IdParams,
-        ...jsonBody(NoteBody),
+        ...jsonBody(ConfirmBody),
         response: {
           200: Payment,
-          ...problems("FORBIDDEN", "NOT_FOUND", "ILLEGAL_PAYMENT_TRANSITION"),
+          ...problems("FORBIDDEN", "NOT_FOUND", "ILLEGAL_PAYMENT_TRANSITION", "PAYMENT_SHORT"),
         },
         detail: {
           tags,
           summary: "Confirm a manual payment was received (staff): succeeded, with a receipt",
+          description:
+            "`received`: what the statement shows, in minor units. Less than the amount is 409 PAYMENT_SHORT (`expected`, `received`, `shortBy`) and nothing changes; more confirms it and keeps the surplus as the payment's `received`, for staff to return by transfer.",
           security: writeSecurity,
         },
       },
@@ -196,8 +217,7 @@ export const payments = (deps: PaymentsRoutesDeps) => {
           deps,
           actor,
           params.id,
-          "failed",
-          body.reason.trim(),
+          { to: "failed", reason: body.reason.trim() },
           originOf(actor, clientIp).clientIp,
         ),
       {

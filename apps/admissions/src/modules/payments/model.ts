@@ -36,6 +36,10 @@ export const Payment = t.Object({
   status: PaymentStatus,
   amount: Money,
   refunded: Money,
+  received: t.Nullable(Money, {
+    description:
+      "What staff recorded arriving for a bank transfer when they confirmed it; more than `amount` is an over-payment, to be returned by transfer. null: not recorded (Stripe, or confirmed without an amount)",
+  }),
   reference: t.String({
     description: "Quote it with a bank transfer (manual) or to support",
     examples: ["ADM-7KQ2-M9XD"],
@@ -80,9 +84,23 @@ export const RefundBody = t.Object(
 export type RefundBody = typeof RefundBody.static;
 
 export const ReasonBody = t.Object({ reason: Reason });
-export const NoteBody = t.Optional(
-  t.Object({ note: t.Optional(multiLineText({ maxLength: 2_000 })) }),
+export const ConfirmBody = t.Optional(
+  t.Object(
+    {
+      note: t.Optional(multiLineText({ maxLength: 2_000 })),
+      received: t.Optional(
+        JsonInteger({
+          minimum: 1,
+          maximum: 100_000_000,
+          description:
+            "Minor units seen on the statement, in the payment's currency. Less than the amount: 409 PAYMENT_SHORT and nothing changes; more: confirmed, the surplus recorded as `received`",
+        }),
+      ),
+    },
+    { examples: [{ note: "Seen on the statement of 3 March", received: 5000 }] },
+  ),
 );
+export type ConfirmBody = typeof ConfirmBody.static;
 
 export const Receipt = t.Object({
   receiptNumber: t.String({ examples: ["R-000042"] }),
@@ -132,3 +150,41 @@ export const WebhookAck = t.Object({
   received: t.Literal(true),
   duplicate: t.Boolean({ description: "This event id was processed before; nothing changed" }),
 });
+
+/** The payments desk's filters (admins): a status, a provider, a search over the people and references. */
+export const DeskQuery = t.Object({
+  ...PageQuery,
+  status: t.Optional(
+    enumOf(PAYMENT_STATUSES, { description: "Default: pending (transfers awaiting confirmation)" }),
+  ),
+  provider: t.Optional(ProviderName),
+  search: t.Optional(
+    t.String({
+      maxLength: 100,
+      description:
+        "A payment reference (any case; spaces and hyphens ignored, as bank statements print them) or the applicant's name or email",
+      examples: ["adm 7kq2 m9xd"],
+    }),
+  ),
+  overpaid: t.Optional(
+    t.Boolean({ description: "Only confirmed transfers that brought in more than the fee" }),
+  ),
+});
+export type DeskQuery = typeof DeskQuery.static;
+
+export const DeskPayment = t.Object({
+  ...Payment.properties,
+  application: t.Object({
+    id: Id,
+    status: t.String({ description: "The application's status" }),
+    applicant: t.Object({ id: Id, fullName: t.String(), email: t.String() }),
+    program: t.Object({ id: Id, code: t.String(), name: t.String() }),
+    intake: t.Object({ id: Id, term: t.String() }),
+  }),
+});
+export type DeskPayment = typeof DeskPayment.static;
+
+export const DeskPage = Paginated(
+  DeskPayment,
+  "Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise",
+);

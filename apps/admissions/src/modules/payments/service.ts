@@ -15,6 +15,7 @@ import {
   startAtProvider,
   syncWithProvider,
 } from "./internal/checkout.ts";
+import { deskRows, toDeskPayment } from "./internal/desk.ts";
 import { feeSummary } from "./internal/fee.ts";
 import { recordWaiver } from "./internal/fee-waiver.ts";
 import {
@@ -32,6 +33,7 @@ import { applySessionState } from "./internal/sessions.ts";
 import { type StripeSettings, sessionStateOf, stripeProvider } from "./internal/stripe.ts";
 import { verifiedEvent } from "./internal/webhook.ts";
 import type {
+  DeskQuery,
   FeeSummary,
   Payment,
   PaymentCreate,
@@ -150,6 +152,23 @@ export const listPayments = (
     return toPage(requestUrl, page, toInt(total?.n ?? 0), await present(sql, deps, rows));
   });
 
+/**
+ * The payments desk (admins): payments with their applications, filtered and paged. References
+ * past their expiry are expired first, so the desk never offers one that cannot be confirmed.
+ */
+export const listDesk = (deps: PaymentsDeps, query: DeskQuery, page: Page, requestUrl: string) =>
+  deps.db.transaction(async (sql) => {
+    await expireOverdueManual(sql, null, isoAt(deps.now()));
+    const { total, rows } = await deskRows(sql, query, page);
+    const payments = await present(sql, deps, rows);
+    return toPage(
+      requestUrl,
+      page,
+      total,
+      rows.map((row, i) => toDeskPayment(row, payments[i] as Payment)),
+    );
+  });
+
 /** One payment; a manual one past its expiry is shown (and stored) as expired. */
 export const getPayment = (deps: PaymentsDeps, viewer: User, id: string) =>
   deps.db.transaction(async (sql) => {
@@ -180,34 +199,56 @@ const illegal = (row: PaymentRow, action: string) =>
     extensions: { status: row.status, provider: row.provider },
   });
 
+/** What staff record of a bank transfer: it arrived (with what came in, if they say) or not. */
+export type Settlement =
+  | { to: "succeeded"; note: string | null; received: number | null }
+  | { to: "failed"; reason: string };
+
+/** Less than the amount due is not a payment of the fee: refused, nothing changes. */
+function assertEnough(row: PaymentRow, received: number | null) {
+  const due = toInt(row.amount);
+  if (received === null || received >= due) return;
+  const money = (amount: number) => ({ amount, currency: row.currency });
+  throw problem("PAYMENT_SHORT", {
+    detail: `${received} received of ${due} due (minor units, ${row.currency}): confirm once the rest has arrived, or record the payment as failed`,
+    extensions: { expected: money(due), received: money(received), shortBy: money(due - received) },
+  });
+}
+
 /**
  * Staff record what happened to a manual (bank transfer) payment: received (succeeded, with a
- * receipt) or not (failed). A reference past its expiry is expired first and cannot be
+ * receipt; what arrived, when given, must cover the amount, and a surplus is kept as
+ * `received`) or not (failed). A reference past its expiry is expired first and cannot be
  * confirmed. Stripe payments are settled by Stripe alone.
  */
 export async function settleManual(
   deps: PaymentsDeps,
   staff: User,
   paymentId: string,
-  to: "succeeded" | "failed",
-  reason: string | null,
+  settlement: Settlement,
   clientIp: string | null = null,
 ) {
   const at = isoAt(deps.now());
+  const { to } = settlement;
   return deps.db.transaction(async (tx) => {
     const before = await visiblePayment(tx, paymentId, staff);
     await expireOverdueManual(tx, before.application_id, at);
     const row = (await findPayment(tx, paymentId)) ?? before;
     const action = to === "succeeded" ? "confirmed" : "marked failed";
     if (row.provider !== "manual" || !canMove(row.status, to)) throw illegal(row, action);
-    const change = { at, decidedBy: staff.id, reason };
-    const changed =
-      to === "succeeded"
-        ? await markSucceeded(tx, paymentId, change)
-        : await markClosed(tx, paymentId, "failed", {
-            ...change,
-            reason: reason ?? "Not received",
-          });
+    const change = { at, decidedBy: staff.id };
+    let details: Record<string, unknown>;
+    let changed: boolean;
+    if (settlement.to === "succeeded") {
+      assertEnough(row, settlement.received);
+      const { note: reason, received } = settlement;
+      changed = await markSucceeded(tx, paymentId, { ...change, reason, received });
+      const surplus = received === null ? 0 : received - toInt(row.amount);
+      details = { reason, ...(received === null ? {} : { received, overpaid: surplus }) };
+    } else {
+      changed = await markClosed(tx, paymentId, "failed", { ...change, reason: settlement.reason });
+      details = { reason: settlement.reason };
+    }
     if (!changed) throw illegal(row, action);
     await recordAudit(
       tx,
@@ -216,7 +257,7 @@ export async function settleManual(
         action: to === "succeeded" ? "payment.confirmed" : "payment.failed",
         applicationId: row.application_id,
         subject: { type: "payment", id: paymentId },
-        details: { reason },
+        details,
       },
       at,
     );

@@ -11,6 +11,8 @@ import {
   AssignBody,
   Assigned,
   AssignmentParams,
+  BulkAssignBody,
+  BulkAssigned,
   Calibration,
   CalibrationQuery,
   Conflict,
@@ -27,9 +29,12 @@ import {
   ReviewSettingsBody,
   Rubric,
   RubricBody,
+  Workload,
+  WorkloadQuery,
 } from "./model.ts";
 import {
   assignReviewer,
+  bulkAssign,
   declareConflict,
   getCalibration,
   getRanking,
@@ -38,6 +43,7 @@ import {
   getRubric,
   listExtraReviews,
   type ReviewDeps,
+  reviewerWorkload,
   reviewQueue,
   saveReview,
   setReviewSettings,
@@ -90,6 +96,33 @@ export const review = (deps: Deps) =>
         },
       },
     )
+    .post(
+      "/staff/assignments/bulk/",
+      ({ actor, clientIp, body }) => bulkAssign(deps, originOf(actor, clientIp), body),
+      {
+        auth: ["admin"],
+        ...jsonBody(BulkAssignBody),
+        response: { 200: BulkAssigned, ...problems("FORBIDDEN", "BULK_REFUSED") },
+        detail: {
+          tags,
+          summary:
+            "Assign one reviewer, or round-robin, to many applications (admins): all or none",
+          description:
+            "Each assignment as a single one (pool, conflicts, already assigned, status; a submitted application moves to under_review). If any application cannot take it, nothing changes and 409 BULK_REFUSED lists `refusals: [{applicationId, status, code, detail}]`.",
+          security: writeSecurity,
+        },
+      },
+    )
+    .get("/staff/reviewers/workload/", ({ query }) => reviewerWorkload(deps, query), {
+      auth: ["admin"],
+      query: WorkloadQuery,
+      response: { 200: Workload, ...problems("FORBIDDEN") },
+      detail: {
+        tags,
+        summary: "Each reviewer's open assignments and how many they have reviewed (admins)",
+        security: readSecurity,
+      },
+    })
     .delete(
       `${application}/assignments/:reviewerId/`,
       async ({ actor, clientIp, params, set }) => {

@@ -102,6 +102,61 @@ export const Assigned = t.Object({
 
 export const AssignmentParams = idParams("id", "reviewerId");
 
+/** At most this many applications in one bulk assignment (as bulk moves). */
+export const MAX_BULK_ASSIGN = 200;
+
+export const BulkAssignBody = t.Object(
+  {
+    applicationIds: t.Array(idInput(), {
+      minItems: 1,
+      maxItems: MAX_BULK_ASSIGN,
+      uniqueItems: true,
+    }),
+    reviewerId: t.Optional(
+      idInput({ description: "Omit for round-robin, application by application" }),
+    ),
+  },
+  {
+    examples: [
+      {
+        applicationIds: [
+          "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10",
+          "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a11",
+        ],
+        reviewerId: "0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a99",
+      },
+    ],
+  },
+);
+export type BulkAssignBody = typeof BulkAssignBody.static;
+
+export const BulkAssigned = t.Object({
+  batchId: t.String({ format: "uuid", description: "Names this change in the audit log" }),
+  assigned: int({ minimum: 1 }),
+  assignments: t.Array(t.Object({ applicationId: Id, reviewerId: Id, assignedAt: Timestamp })),
+});
+export type BulkAssigned = typeof BulkAssigned.static;
+
+export const WorkloadQuery = t.Object({
+  programId: t.Optional(idInput({ description: "Only the programme's reviewers (its pool)" })),
+});
+export type WorkloadQuery = typeof WorkloadQuery.static;
+
+export const Workload = t.Object({
+  results: t.Array(
+    t.Object({
+      reviewer: t.Object({ id: Id, fullName: t.String(), email: t.String() }),
+      open: int({
+        minimum: 0,
+        description: "Assignments on applications still submitted, under review or interviewing",
+      }),
+      reviewed: int({ minimum: 0, description: "Of those, the ones they have reviewed" }),
+    }),
+    { description: "Active staff, the least loaded first, then by name" },
+  ),
+});
+export type Workload = typeof Workload.static;
+
 export const ConflictBody = t.Object(
   { reason: multiLineText({ minLength: 1, maxLength: 2_000 }) },
   { examples: [{ reason: "The applicant is a relative" }] },

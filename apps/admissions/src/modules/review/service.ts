@@ -1,7 +1,10 @@
+import { HttpProblem } from "@platform/server";
+import type { SQL } from "bun";
 import type { Db } from "../../db/client.ts";
-import { isoAt } from "../../lib/ids.ts";
+import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
+import type { Refusal } from "../staff/model.ts";
 import type { User } from "../users/model.ts";
 import type { MoveDeps, Origin } from "../workflow/model.ts";
 import {
@@ -43,8 +46,11 @@ import {
   saveRubric,
   weightedTotal,
 } from "./internal/rubric.ts";
+import { workloadOf } from "./internal/workload.ts";
 import type {
   ApplicationReviews,
+  BulkAssignBody,
+  BulkAssigned,
   Calibration,
   CalibrationQuery,
   ExtraReviews,
@@ -59,6 +65,8 @@ import type {
   ReviewSettingsBody,
   Rubric,
   RubricBody,
+  Workload,
+  WorkloadQuery,
 } from "./model.ts";
 
 /*
@@ -145,50 +153,107 @@ export function setReviewSettings(
 }
 
 /**
- * Assigns a reviewer (by hand or round-robin). A submitted application moves to under_review
- * with it, through the lifecycle table, in the same transaction.
+ * One assignment in the caller's transaction: the reviewer named or round-robin, the
+ * reviewer's email, an open extra-review flag answered, the audit entry; a submitted
+ * application moves to under_review with it, through the lifecycle table.
  */
-export function assignReviewer(
+async function assignOne(
+  tx: SQL,
   deps: ReviewDeps,
   origin: StaffOrigin,
   applicationId: string,
   reviewerId: string | undefined,
+  batchId?: string,
 ): Promise<{ reviewerId: string; assignedAt: string }> {
   const nowMs = deps.now();
   const at = isoAt(nowMs);
-  return deps.db.transaction(async (tx) => {
-    const application = await loadVisible(tx, applicationId, origin.actor);
-    assertAssignable(application);
-    const programId = application.program.id;
-    const chosen = await chooseReviewer(tx, deps.db, applicationId, programId, reviewerId);
-    await takeAssignment(tx, application, chosen, origin.actor.id, at);
-    await notifyReviewer(tx, chosen, application, at);
-    // An application flagged for an extra review nobody was free for: this answers it.
-    await tx`UPDATE review_extra_requests SET reviewer_id = ${chosen}, resolved_at = ${at}
-      WHERE application_id = ${applicationId} AND resolved_at IS NULL`;
-    await recordAudit(
-      tx,
-      origin,
-      {
-        action: "application.reviewer_assigned",
-        applicationId,
-        subject: { type: "user", id: chosen },
-        details: { mode: reviewerId === undefined ? "round_robin" : "manual" },
+  const application = await loadVisible(tx, applicationId, origin.actor);
+  assertAssignable(application);
+  const programId = application.program.id;
+  const chosen = await chooseReviewer(tx, deps.db, applicationId, programId, reviewerId);
+  await takeAssignment(tx, application, chosen, origin.actor.id, at);
+  await notifyReviewer(tx, chosen, application, at);
+  // An application flagged for an extra review nobody was free for: this answers it.
+  await tx`UPDATE review_extra_requests SET reviewer_id = ${chosen}, resolved_at = ${at}
+    WHERE application_id = ${applicationId} AND resolved_at IS NULL`;
+  await recordAudit(
+    tx,
+    origin,
+    {
+      action: "application.reviewer_assigned",
+      applicationId,
+      subject: { type: "user", id: chosen },
+      details: {
+        mode: reviewerId === undefined ? "round_robin" : "manual",
+        ...(batchId ? { batchId } : {}),
       },
-      at,
-    );
-    if (application.status === "submitted") {
-      const request = {
-        to: "under_review" as const,
-        reason: "Reviewer assigned",
-        preconditions: [],
-        via: "assignment" as const,
-      };
-      await moveApplication(tx, deps.move, origin, applicationId, request, nowMs);
+    },
+    at,
+  );
+  if (application.status === "submitted") {
+    const request = {
+      to: "under_review" as const,
+      reason: "Reviewer assigned",
+      preconditions: [],
+      via: "assignment" as const,
+    };
+    await moveApplication(tx, deps.move, origin, applicationId, request, nowMs);
+  }
+  return { reviewerId: chosen, assignedAt: at };
+}
+
+/** Assigns a reviewer (by hand or round-robin) to one application. */
+export const assignReviewer = (
+  deps: ReviewDeps,
+  origin: StaffOrigin,
+  applicationId: string,
+  reviewerId: string | undefined,
+): Promise<{ reviewerId: string; assignedAt: string }> =>
+  deps.db.transaction((tx) => assignOne(tx, deps, origin, applicationId, reviewerId));
+
+/**
+ * One reviewer (or round-robin for each) for many applications, in one transaction, all or
+ * none, each through the same path as a single assignment. Refusals are collected, not stopped
+ * at: if any application cannot take the reviewer, nothing is assigned and 409 BULK_REFUSED
+ * lists each with its own code and reason. Ids in one order, so overlapping batches lock alike.
+ */
+export function bulkAssign(
+  deps: ReviewDeps,
+  origin: StaffOrigin,
+  body: BulkAssignBody,
+): Promise<BulkAssigned> {
+  const batchId = newId();
+  const ids = [...body.applicationIds].sort();
+  return deps.db.transaction(async (tx) => {
+    const assigned: BulkAssigned["assignments"] = [];
+    const refusals: Refusal[] = [];
+    for (const id of ids) {
+      try {
+        const made = await assignOne(tx, deps, origin, id, body.reviewerId, batchId);
+        assigned.push({ applicationId: id, ...made });
+      } catch (error) {
+        if (!(error instanceof HttpProblem)) throw error;
+        refusals.push({
+          applicationId: id,
+          status: error.status,
+          code: error.code,
+          detail: error.message,
+        });
+      }
     }
-    return { reviewerId: chosen, assignedAt: at };
+    if (refusals.length > 0) {
+      throw problem("BULK_REFUSED", {
+        detail: `${refusals.length} of ${ids.length} applications cannot take the reviewer; nothing was changed`,
+        extensions: { refusals },
+      });
+    }
+    return { batchId, assigned: assigned.length, assignments: assigned };
   });
 }
+
+/** Each reviewer's open work: assignments awaiting a decision, and how many they have reviewed. */
+export const reviewerWorkload = (deps: ReviewDeps, query: WorkloadQuery): Promise<Workload> =>
+  deps.db.run((sql) => workloadOf(sql, query));
 
 export function unassignReviewer(
   deps: ReviewDeps,
@@ -257,8 +322,8 @@ export function saveReview(
     const application = await loadVisible(tx, applicationId, reviewer);
     const rubric = await reviewableBy(tx, application, reviewer.id);
     assertScores(rubric, body.scores);
-    await writeReview(tx, applicationId, reviewer.id, body, at);
     const total = weightedTotal(rubric, body.scores);
+    await writeReview(tx, applicationId, reviewer.id, { ...body, weightedTotal: total }, at);
     await recordAudit(
       tx,
       origin,

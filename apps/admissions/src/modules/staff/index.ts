@@ -10,6 +10,8 @@ import {
   BulkResult,
   BulkTransitionBody,
   ExportQuery,
+  OfficeQueuePage,
+  OfficeQueueQuery,
   PasswordResetSent,
   PoolMembers,
   ReasonStats,
@@ -30,6 +32,7 @@ import {
   exportApplications,
   getPool,
   listStaff,
+  officeQueue,
   reasonStats,
   resetStaffPassword,
   type StaffDeps,
@@ -159,6 +162,22 @@ export const staff = (
       },
     )
     .get(
+      "/applications/",
+      ({ actor, query, request }) => officeQueue(deps.db, actor, query, pageOf(query), request.url),
+      {
+        auth: ["admin"],
+        query: OfficeQueueQuery,
+        response: { 200: OfficeQueuePage, ...problems("FORBIDDEN") },
+        detail: {
+          tags,
+          summary: "The office's queue (admins): applications with score, reviewers and payment",
+          description:
+            "The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search) and the office's: paymentState, scoreMin/scoreMax (the mean of the counted reviews' weighted totals), flag. Sorted by `ordering`; `countsByStatus` counts every filter but `status`. The CSV export takes the same filters.",
+          security: readSecurity,
+        },
+      },
+    )
+    .get(
       "/applications/export/",
       async ({ actor, clientIp, query }) => {
         const stream = await exportApplications(
@@ -184,7 +203,7 @@ export const staff = (
           tags,
           summary: "The filtered applications as CSV, streamed (admins)",
           description:
-            "The list's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search), in creation order. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.",
+            "The office queue's filters (status, programId, intakeId, reviewerId, submittedFrom, submittedTo, search, paymentState, scoreMin, scoreMax, flag), in creation order, with each application's score and payment state. Every field is quoted; a cell starting with =, +, -, @ (or a tab or carriage return) is prefixed with an apostrophe so spreadsheets do not run it as a formula.",
           security: readSecurity,
           responses: {
             200: {

@@ -1,10 +1,10 @@
 import { t } from "elysia";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
-import { enumOf, Id, idInput, int, Timestamp } from "../../lib/schema.ts";
+import { enumOf, Id, idInput, int, Timestamp, unchecked } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
 import { ApplicationListQuery } from "../applications/model.ts";
 import { Email, FullName, Password, User } from "../users/model.ts";
-import { ApplicationStatus, DecisionFields, ReasonCode } from "../workflow/model.ts";
+import { Application, ApplicationStatus, DecisionFields, ReasonCode } from "../workflow/model.ts";
 
 export const STAFF_ROLES = ["reviewer", "admin"] as const;
 export const StaffRole = enumOf(STAFF_ROLES);
@@ -112,8 +112,86 @@ const {
   ordering: _ordering,
   ...filters
 } = ApplicationListQuery.properties;
-export const ExportQuery = t.Object(filters);
+
+/** The fee as the office sees it: the submission guard's view, and a transfer awaiting confirmation. */
+export const PAYMENT_STATES = ["paid", "waived", "not_required", "pending", "unpaid"] as const;
+export const PaymentState = enumOf(PAYMENT_STATES, {
+  description:
+    "paid (a payment succeeded and was not refunded in full), waived, not_required (no fee), pending (a payment awaits confirmation or the provider), unpaid",
+});
+
+export const QUEUE_FLAGS = ["unassigned", "unscored", "disagreement", "conflict"] as const;
+export const QueueFlag = enumOf(QUEUE_FLAGS, {
+  description:
+    "unassigned: no reviewer; unscored: no counted review; disagreement: the reviews' totals were far enough apart to ask for an extra review; conflict: a reviewer declared a conflict of interest",
+});
+
+const score = (description: string) => t.Number({ minimum: 0, maximum: 1_000, description });
+
+/** The office's filters beyond the list's: payment, score and flags. */
+const officeFilters = {
+  paymentState: t.Optional(PaymentState),
+  scoreMin: t.Optional(score("Mean weighted total at least this, on the rubric's scale")),
+  scoreMax: t.Optional(score("Mean weighted total at most this, on the rubric's scale")),
+  flag: t.Optional(QueueFlag),
+};
+
+export const ExportQuery = t.Object({ ...filters, ...officeFilters });
 export type ExportQuery = typeof ExportQuery.static;
+
+export const OFFICE_ORDERINGS = [
+  "submittedAt",
+  "-submittedAt",
+  "score",
+  "-score",
+  "deadline",
+  "-deadline",
+  "applicant",
+  "-applicant",
+] as const;
+
+export const OfficeQueueQuery = t.Object({
+  ...PageQuery,
+  ...ExportQuery.properties,
+  ordering: t.Optional(
+    enumOf(OFFICE_ORDERINGS, {
+      default: "submittedAt",
+      description:
+        "score: unscored last either way; deadline: the intake's; applicant: by name. Ties: oldest submission, then id",
+    }),
+  ),
+});
+export type OfficeQueueQuery = typeof OfficeQueueQuery.static;
+
+export const OfficeQueueRow = t.Object({
+  application: Application,
+  score: t.Nullable(
+    t.Number({ description: "Mean of the counted reviews' weighted totals, two decimals" }),
+  ),
+  reviews: int({
+    minimum: 0,
+    description: "Counted reviews (a conflicted reviewer's do not count)",
+  }),
+  assignees: t.Array(t.Object({ id: Id, fullName: t.String(), reviewed: t.Boolean() })),
+  payment: t.Object({
+    state: PaymentState,
+    pendingReference: t.Nullable(t.String({ description: "The reference of the pending one" })),
+  }),
+  flags: t.Array(QueueFlag),
+});
+export type OfficeQueueRow = typeof OfficeQueueRow.static;
+
+const queuePage = Paginated(OfficeQueueRow, "The office's queue, a page");
+export const OfficeQueuePage = unchecked(
+  t.Object({
+    ...queuePage.properties,
+    countsByStatus: t.Record(t.String(), int({ minimum: 0 }), {
+      description:
+        "status → applications matching every filter but `status`: the counts beside the status filter",
+    }),
+  }),
+);
+export type OfficeQueuePage = typeof OfficeQueuePage.static;
 
 const Counts = t.Record(t.String(), int(), { description: "status → applications" });
 export const Stats = t.Object({

@@ -6,18 +6,27 @@ import { isoAt, newId } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import { sendPasswordResetLink } from "../account/service.ts";
-import { filtersFor } from "../applications/service.ts";
+import { filtersFor, needsScan, selectPage } from "../applications/service.ts";
 import { endSignInsOf } from "../auth/service.ts";
 import type { PasswordCost, User } from "../users/model.ts";
 import { createUser, toUser, type UserRow } from "../users/service.ts";
 import type { Application, MoveDeps, Origin } from "../workflow/model.ts";
 import { decisionOf, moveApplication, recordAudit } from "../workflow/service.ts";
 import { csvOf } from "./internal/export.ts";
+import {
+  countsByStatus,
+  officeRows,
+  pageOfQueue,
+  totalOf,
+  usesOfficeFilters,
+} from "./internal/office-queue.ts";
 import { reasonStatsIn } from "./internal/reason-stats.ts";
 import { statsIn } from "./internal/stats.ts";
 import type {
   BulkTransitionBody,
   ExportQuery,
+  OfficeQueuePage,
+  OfficeQueueQuery,
   ReasonStats,
   ReasonStatsQuery,
   Refusal,
@@ -306,8 +315,46 @@ export async function exportApplications(
       isoAt(nowMs),
     ),
   );
-  return csvOf(db, filters);
+  return csvOf(db, filters, query);
 }
+
+/** The queue's sorts that the list answers from its ordered index ranges. */
+const LIST_ORDERINGS: Partial<
+  Record<NonNullable<OfficeQueueQuery["ordering"]>, "submittedAt" | "-submittedAt">
+> = { submittedAt: "submittedAt", "-submittedAt": "-submittedAt" };
+
+/**
+ * The office's queue (admins): a page of applications with their score, reviewers, payment and
+ * flags, and the counts per status. Sorted by submission and filtered as the list is, the page
+ * comes from the list's own ordered index ranges; the office's filters and sorts add one query.
+ */
+export const officeQueue = (
+  db: Db,
+  viewer: User,
+  query: OfficeQueueQuery,
+  page: Page,
+  requestUrl: string,
+): Promise<OfficeQueuePage> =>
+  db.run(async (sql) => {
+    const { ordering, ...listQuery } = query;
+    const filters = filtersFor(viewer, listQuery);
+    const office = usesOfficeFilters(query);
+    const listOrdering = LIST_ORDERINGS[ordering ?? "submittedAt"];
+    const rows =
+      !office && listOrdering
+        ? await selectPage(
+            sql,
+            { ...filters, query: { ...filters.query, ordering: listOrdering } },
+            page,
+          )
+        : await pageOfQueue(sql, filters, query, page);
+    const counts = await countsByStatus(sql, filters, query, office || needsScan(listQuery));
+    const results = await officeRows(sql, rows);
+    return {
+      ...toPage(requestUrl, page, totalOf(counts, filters.statuses), results),
+      countsByStatus: counts,
+    };
+  });
 
 /**
  * Counts by status, program and intake, from the running totals kept with every move: a few

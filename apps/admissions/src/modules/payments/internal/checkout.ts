@@ -72,6 +72,7 @@ export async function insertPayment(
       amount: facts.fee.amount,
       currency: facts.fee.currency,
       amount_refunded: 0,
+      amount_received: null,
       reference: newReference(),
       idempotency_key: idempotency.key,
       request_hash: idempotency.requestHash,

@@ -75,10 +75,13 @@ export async function markSucceeded(
     sessionId?: string | null;
     decidedBy?: string | null;
     reason?: string | null;
+    /** What staff saw arrive for a bank transfer (minor units). */
+    received?: number | null;
   },
 ): Promise<boolean> {
   const result = await tx`UPDATE payments SET
       status = 'succeeded', paid_at = ${change.at}, updated_at = ${change.at},
+      amount_received = ${change.received ?? null},
       provider_payment_id = COALESCE(${change.providerPaymentId ?? null}, provider_payment_id),
       checkout_session_id = COALESCE(checkout_session_id, ${change.sessionId ?? null}),
       decided_by = ${change.decidedBy ?? null}, status_reason = ${change.reason ?? null}
@@ -110,11 +113,15 @@ export async function markClosed(
   return true;
 }
 
-/** Manual references past their expiry time become expired (they could not be confirmed). */
-export async function expireOverdueManual(tx: SQL, applicationId: string, at: string) {
+/**
+ * Manual references past their expiry time become expired (they could not be confirmed): an
+ * application's, or (`applicationId` null, for the payments desk) every one.
+ */
+export async function expireOverdueManual(tx: SQL, applicationId: string | null, at: string) {
+  const which = applicationId === null ? tx`1 = 1` : tx`application_id = ${applicationId}`;
   const expired = (await tx`UPDATE payments SET status = 'expired',
       status_reason = 'The payment reference expired', updated_at = ${at}
-    WHERE application_id = ${applicationId} AND provider = 'manual' AND status = 'pending'
+    WHERE ${which} AND provider = 'manual' AND status = 'pending'
       AND expires_at <= ${at} RETURNING id`) as { id: string }[];
   for (const { id } of expired) await recordPaymentEvent(tx, "payment.expired", id, at);
 }

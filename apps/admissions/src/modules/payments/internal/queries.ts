@@ -11,6 +11,7 @@ export type PaymentRow = {
   amount: number;
   currency: string;
   amount_refunded: number;
+  amount_received: number | null;
   reference: string;
   idempotency_key: string;
   request_hash: string;
@@ -60,6 +61,7 @@ export function toPayment(row: PaymentRow, refunds: RefundRow[], instructions: s
     status: row.status,
     amount: money(row.amount),
     refunded: money(row.amount_refunded),
+    received: row.amount_received === null ? null : money(row.amount_received),
     reference: row.reference,
     instructions: row.provider === "manual" ? instructions : null,
     checkoutUrl: row.status === "pending" ? row.checkout_url : null,

@@ -82,12 +82,15 @@ export async function reviewableBy(
   return rubric;
 }
 
-/** The reviewer's review of the application, written or replaced. */
+/**
+ * The reviewer's review of the application, written or replaced, with its weighted total kept
+ * beside the scores (the office's queue filters and sorts by it in SQL).
+ */
 export async function writeReview(
   tx: SQL,
   applicationId: string,
   reviewerId: string,
-  body: ReviewBody,
+  body: ReviewBody & { weightedTotal: number },
   at: string,
 ): Promise<void> {
   const comment = body.comment?.trim() ?? "";
@@ -99,10 +102,12 @@ export async function writeReview(
     scores,
     recommendation: body.recommendation,
     comment,
+    weighted_total: body.weightedTotal,
     created_at: at,
     updated_at: at,
   })} ON CONFLICT (application_id, reviewer_id) DO UPDATE SET scores = ${scores},
-    recommendation = ${body.recommendation}, comment = ${comment}, updated_at = ${at}`;
+    recommendation = ${body.recommendation}, comment = ${comment},
+    weighted_total = ${body.weightedTotal}, updated_at = ${at}`;
 }
 
 /** The mean of the panel scores of an application's interviews not cancelled. */

@@ -3,7 +3,9 @@ import type { Db } from "../../../db/client.ts";
 import { toIso } from "../../../db/dialect.ts";
 import { type Filters, whereOf } from "../../applications/service.ts";
 import { type ApplicationRow, selectApplications, toApplication } from "../../workflow/service.ts";
+import type { ExportQuery } from "../model.ts";
 import { csvRow } from "./csv.ts";
+import { officeWhere, paymentStateOf, scoreOf } from "./office-queue.ts";
 
 const BATCH = 500;
 
@@ -22,16 +24,30 @@ export const EXPORT_COLUMNS = [
   "offer_respond_by",
   "offer_conditions",
   "waitlist_position",
+  "score",
+  "payment_state",
 ] as const;
 
 type Cursor = { createdAt: string; id: string } | null;
 
-async function batchAfter(sql: SQL, filters: Filters, cursor: Cursor): Promise<ApplicationRow[]> {
+type Batch = ApplicationRow & { score: unknown; payment_state: string };
+
+async function batchAfter(
+  sql: SQL,
+  filters: Filters,
+  office: ExportQuery,
+  cursor: Cursor,
+): Promise<Batch[]> {
   const after = cursor
     ? sql`(a.created_at > ${cursor.createdAt} OR (a.created_at = ${cursor.createdAt} AND a.id > ${cursor.id}))`
     : sql`1 = 1`;
-  return (await sql`${selectApplications(sql)} WHERE ${whereOf(sql, filters)} AND ${after}
-    ORDER BY a.created_at ASC, a.id ASC LIMIT ${BATCH}`) as ApplicationRow[];
+  return (await sql`SELECT * FROM (${selectApplications(sql)}) AS a0
+    JOIN (SELECT a.id AS batch_id, ${scoreOf(sql)} AS score, ${paymentStateOf(sql)} AS payment_state
+      FROM applications a JOIN users u ON u.id = a.applicant_id
+      JOIN programs p ON p.id = a.program_id
+      WHERE ${whereOf(sql, filters)} AND ${officeWhere(sql, office)} AND ${after}
+      ORDER BY a.created_at ASC, a.id ASC LIMIT ${BATCH}) AS batch ON batch.batch_id = a0.id
+    ORDER BY a0.created_at ASC, a0.id ASC`) as Batch[];
 }
 
 async function reviewersOf(sql: SQL, ids: string[]) {
@@ -50,11 +66,11 @@ async function reviewersOf(sql: SQL, ids: string[]) {
 }
 
 /**
- * The applications `filters` select as CSV, streamed: rows are read 500 at a time in creation
+ * The applications `filters` and the office's filters select as CSV, streamed: rows are read 500 at a time in creation
  * order (keyset, so each batch is an index range whatever the depth) and written as they come,
  * so memory stays flat however many match.
  */
-export function csvOf(db: Db, filters: Filters): ReadableStream<Uint8Array> {
+export function csvOf(db: Db, filters: Filters, office: ExportQuery): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: Cursor = null;
   let headerSent = false;
@@ -68,7 +84,7 @@ export function csvOf(db: Db, filters: Filters): ReadableStream<Uint8Array> {
       }
       if (done) return controller.close();
       const { rows, extra } = await db.run(async (sql) => {
-        const rows = await batchAfter(sql, filters, cursor);
+        const rows = await batchAfter(sql, filters, office, cursor);
         const extra = rows.length
           ? await reviewersOf(
               sql,
@@ -98,6 +114,8 @@ export function csvOf(db: Db, filters: Filters): ReadableStream<Uint8Array> {
           a.offer?.respondBy ?? null,
           a.offer?.conditions.join(" | ") ?? null,
           a.waitlistPosition,
+          row.score === null ? null : (Math.round(Number(row.score) * 100) / 100).toFixed(2),
+          row.payment_state,
         ]);
       }
       if (chunk) controller.enqueue(encoder.encode(chunk));

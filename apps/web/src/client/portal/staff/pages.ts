@@ -1,4 +1,5 @@
 import type { ComponentType } from "preact";
+import { OFFICE_PAGES } from "./office/pages.ts";
 import type { StaffPageName } from "./routes.ts";
 
 /** The staff pages' code, each its own chunk (merged into the portal's entry, ../portal-page.tsx). */
@@ -11,4 +12,5 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffOutbox: () => import("./outbox/StaffOutboxPage.tsx"),
   staffUsers: () => import("./users/StaffUsersPage.tsx"),
   staffWaitlist: () => import("./waitlist/StaffWaitlistPage.tsx"),
+  ...OFFICE_PAGES,
 };

@@ -2,6 +2,8 @@
  * The admissions office's pages (reviewers and admins), beside the applicant's. Merged into the
  * portal's one route table (../routes.ts), so the server renders their shells like any other.
  */
+import { OFFICE_ROUTES } from "./office/routes.ts";
+
 export const STAFF_ROUTES = {
   staffLogin: "/portal/staff/login",
   staffQueue: "/portal/staff/",
@@ -11,6 +13,7 @@ export const STAFF_ROUTES = {
   staffOutbox: "/portal/staff/outbox",
   staffUsers: "/portal/staff/users",
   staffWaitlist: "/portal/staff/intakes/:id/waitlist",
+  ...OFFICE_ROUTES,
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;

@@ -6,6 +6,7 @@ import { formatDate, t } from "../../i18n/use.ts";
 import { pathId } from "../../routes.ts";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { staffApi } from "../api.ts";
+import { OfficePanels } from "../office/OfficePanels.tsx";
 import type { ApplicationReviews } from "../types.ts";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { useStaffSession } from "../ui/session.ts";
@@ -95,6 +96,9 @@ export default function StaffApplicationPage() {
               )}
               {assigned && !reviews.rubric && <p>{t("staff.score.noRubric")}</p>}
             </section>
+          )}
+          {session.status === "signed-in" && (
+            <OfficePanels session={session} application={application} />
           )}
           {me?.role === "admin" && (
             <section aria-labelledby="staff-decision">

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { admissions } from "../../api/admissions.ts";
 import { t } from "../../i18n/use.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
+import { OFFICE_NAV } from "../office/routes.ts";
 import { STAFF_LOGIN, type StaffSession } from "./session.ts";
 
 /** The office's navigation: the queue, signing out, and the language switch. */
@@ -38,6 +39,9 @@ export function StaffLayout({
                   {link("/portal/staff/outbox", t("staff.nav.outbox"))}
                   {link("/portal/staff/users", t("staff.nav.users"))}
                 </>
+              )}
+              {OFFICE_NAV.filter((e) => !e.adminOnly || session.user.role === "admin").map((e) =>
+                link(e.href, t(e.label)),
               )}
               <li>
                 <span class="muted" data-testid="staff-role">
