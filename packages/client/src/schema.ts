@@ -2484,6 +2484,8 @@ export type components = {
         ApplicationReviews: {
             /** Format: uuid */
             applicationId: string;
+            /** @description The program is reviewed blind: reviewers get no name, email, institution, profile or file names */
+            blindReview: boolean;
             rubric: components["schemas"]["Rubric"] | null;
             assignments: {
                 reviewer: {
@@ -2517,6 +2519,8 @@ export type components = {
                 discuss: number;
             };
             interview: components["schemas"]["InterviewSummary"];
+            /** @description Two counted totals disagreed past the threshold: the extra reviewer assigned, or null reviewerId while flagged (unresolved until an admin assigns one) */
+            extraReview: components["schemas"]["ExtraReview"] | null;
         };
         /** @enum {string} */
         ApplicationStatus: "draft" | "submitted" | "under_review" | "interviewing" | "offered" | "conditionally_offered" | "waitlisted" | "rejected" | "accepted" | "declined" | "offer_expired" | "enrolled" | "conditions_not_met" | "withdrawn";
@@ -3127,21 +3131,22 @@ export type components = {
         };
         /** @enum {string} */
         EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled";
+        ExtraReview: {
+            /** Format: uuid */
+            applicationId: string;
+            /** Format: uuid */
+            programId: string;
+            /** @description null: flagged, nobody eligible was free */
+            reviewerId: string | null;
+            lowTotal: number;
+            highTotal: number;
+            threshold: number;
+            /** Format: date-time */
+            createdAt: string;
+            resolvedAt: string | null;
+        };
         ExtraReviews: {
-            items: {
-                /** Format: uuid */
-                applicationId: string;
-                /** Format: uuid */
-                programId: string;
-                /** @description null: flagged, nobody eligible was free */
-                reviewerId: string | null;
-                lowTotal: number;
-                highTotal: number;
-                threshold: number;
-                /** Format: date-time */
-                createdAt: string;
-                resolvedAt: string | null;
-            }[];
+            items: components["schemas"]["ExtraReview"][];
         };
         /** @description Events after the cursor, oldest first */
         FeedPage: {
