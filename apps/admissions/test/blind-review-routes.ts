@@ -26,6 +26,7 @@ export const NOT_FOR_REVIEWERS = new Set([
   "POST /api/v1/applications/{id}/deferrals/{deferralId}/approve/",
   "POST /api/v1/applications/{id}/deferrals/{deferralId}/refuse/",
   "POST /api/v1/interviews/",
+  "GET /api/v1/interviews/clashes/",
   "POST /api/v1/interviews/{interviewId}/invite/",
   "POST /api/v1/interviews/{interviewId}/reschedule/",
   "POST /api/v1/interviews/{interviewId}/confirm/",

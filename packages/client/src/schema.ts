@@ -1214,6 +1214,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/interviews/clashes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who of a panel is on another interview at a time, booking nothing (admins)
+         * @description The check a new slot or a reschedule makes (409 INTERVIEW_CLASH), asked ahead so a form can warn: each panel member on a live interview overlapping [startsAt, startsAt + durationMinutes), with that interview's times. `exceptId`: the interview being moved.
+         */
+        get: operations["getApiV1InterviewsClashes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mfa/": {
         parameters: {
             query?: never;
@@ -2774,6 +2794,19 @@ export type components = {
         };
         /** @enum {string} */
         ChecklistStatus: "missing" | "uploaded" | "verified" | "rejected";
+        Clashes: {
+            /** @description Each panel member busy then, with the live interview they are on */
+            clashes: {
+                /** Format: uuid */
+                userId: string;
+                /** Format: uuid */
+                interviewId: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+            }[];
+        };
         Condition: {
             /** Format: uuid */
             id: string;
@@ -12330,6 +12363,8 @@ export interface operations {
                 applicationId?: string;
                 /** @description open: a slot nobody is invited to; invited: waiting for the applicant; confirmed; reschedule_requested: the applicant asked for another time; cancelled */
                 status?: "open" | "invited" | "confirmed" | "reschedule_requested" | "cancelled";
+                /** @description Only interviews that end after this moment (now: the ones still to come) */
+                from?: string;
                 /** @description Staff: true for only the interviews whose panel I sit on */
                 mine?: boolean;
             };
@@ -13405,6 +13440,87 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1InterviewsClashes: {
+        parameters: {
+            query: {
+                startsAt: string;
+                durationMinutes: number;
+                /** @description 1–10 staff user ids, comma-separated */
+                panel: string;
+                /** @description The interview being moved: it never clashes with itself */
+                exceptId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clashes"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
                     };
                 };
             };
