@@ -25,6 +25,7 @@ export const NOT_FOR_REVIEWERS = new Set([
   "POST /api/v1/applications/{id}/deferrals/",
   "POST /api/v1/applications/{id}/deferrals/{deferralId}/approve/",
   "POST /api/v1/applications/{id}/deferrals/{deferralId}/refuse/",
+  "GET /api/v1/staff/deferrals/",
   "POST /api/v1/interviews/",
   "GET /api/v1/interviews/clashes/",
   "POST /api/v1/interviews/{interviewId}/invite/",

@@ -1930,6 +1930,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/deferrals/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every application's deferral requests, oldest first (admins)
+         * @description `status=requested`: the ones waiting for a decision. Each with the applicant and the program, so the office can work through them.
+         */
+        get: operations["getApiV1StaffDeferrals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/intakes/{id}/decisions-due/": {
         parameters: {
             query?: never;
@@ -3056,6 +3076,8 @@ export type components = {
             /** @description Oldest first */
             results: components["schemas"]["Deferral"][];
         };
+        /** @enum {string} */
+        DeferralStatus: "requested" | "approved" | "refused";
         /**
          * @example {
          *       "password": "correct-horse-battery",
@@ -4442,6 +4464,51 @@ export type components = {
              */
             password: string;
             role: components["schemas"]["StaffRole"];
+        };
+        StaffDeferral: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            applicationId: string;
+            fromIntake: {
+                /** Format: uuid */
+                id: string;
+                term: string;
+            };
+            toIntake: {
+                /** Format: uuid */
+                id: string;
+                term: string;
+            };
+            /**
+             * @description requested: waiting for staff; approved: the place moved; refused
+             * @enum {string}
+             */
+            status: "requested" | "approved" | "refused";
+            reason: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            decidedAt: string | null;
+            decisionNote: string | null;
+            applicant: {
+                /** Format: uuid */
+                id: string;
+                fullName: string;
+            };
+            program: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                name: string;
+            };
+        };
+        /** @description Deferral requests, oldest first */
+        StaffDeferralPage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["StaffDeferral"][];
         };
         /** @description Staff accounts, by name */
         StaffPage: {
@@ -17981,6 +18048,84 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "RUBRIC_MISSING";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1StaffDeferrals: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: components["schemas"]["DeferralStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deferral requests, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffDeferralPage"];
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
                     };
                 };
             };
