@@ -42,8 +42,28 @@ export const REVIEWER = { password: "a-long-reviewer-password" };
 
 type Mailbox = { link: (to: string, event: string) => Promise<string> };
 
-export async function reviewReadyApplication(base: string, admin: AdminApi, mailbox: Mailbox) {
-  const program = await admin.openProgram("Staff Testing");
+/** The applicant's calls through the gateway with their bearer token (JSON, or a form). */
+export type ApplicantCall = <T = Record<string, unknown> & { id: string }>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<T>;
+
+export type ReviewReadyOptions = {
+  /** The programme's name (the queue's search finds it). */
+  programName?: string;
+  /** Run with the draft complete and paid, before it is submitted (naming referees, say). */
+  beforeSubmit?: (as: ApplicantCall, applicationId: string) => Promise<void>;
+};
+
+export async function reviewReadyApplication(
+  base: string,
+  admin: AdminApi,
+  mailbox: Mailbox,
+  options: ReviewReadyOptions = {},
+) {
+  const program = await admin.openProgram(options.programName ?? "Staff Testing");
   // A CV too, so an image is among the documents to preview.
   await admin.call("PATCH", `/catalog/programs/${program.id}/`, {
     requiredDocuments: ["transcript", "cv"],
@@ -80,7 +100,7 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     body: JSON.stringify({ email, password }),
   });
   const { accessToken } = (await login.json()) as { accessToken: string };
-  const as = async <T = Record<string, unknown> & { id: string }>(
+  const as: ApplicantCall = async <T = Record<string, unknown> & { id: string }>(
     method: string,
     path: string,
     body?: unknown,
@@ -133,7 +153,16 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     },
   );
   await admin.call("POST", `/payments/${payment.id}/confirm/`, { note: "Transfer received" });
+  await options.beforeSubmit?.(as, draft.id);
   await as("POST", `/applications/${draft.id}/submit/`);
   await admin.call("POST", `/applications/${draft.id}/assignments/`, { reviewerId: reviewer.id });
-  return { applicationId: draft.id, intakeId, reviewerEmail };
+  return {
+    applicationId: draft.id,
+    intakeId,
+    reviewerEmail,
+    reviewerId: reviewer.id,
+    programId: program.id,
+    applicantEmail: email,
+    as,
+  };
 }

@@ -111,6 +111,7 @@ export type Deferral = typeof Deferral.static;
 export const DeferralList = t.Object({
   results: t.Array(Deferral, { description: "Oldest first" }),
 });
+export type DeferralList = typeof DeferralList.static;
 
 export const DeferralCreate = t.Object(
   {

@@ -6,6 +6,7 @@
 import { accountEn } from "./account.en.ts";
 import { refereesEn, referenceEn } from "./reference.en.ts";
 import { staffEn } from "./staff.en.ts";
+import { staffDecideEn } from "./staff-decide.en.ts";
 
 export const en = {
   ...accountEn,
@@ -255,6 +256,7 @@ export const en = {
   "problem.UNAUTHORIZED": "Your session has ended. Sign in again.",
   "problem.VALIDATION_FAILED": "Some fields need correcting.",
   ...staffEn,
+  ...staffDecideEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@ import { accountFr } from "./account.fr.ts";
 import type { MessageKey } from "./en.ts";
 import { refereesFr, referenceFr } from "./reference.fr.ts";
 import { staffFr } from "./staff.fr.ts";
+import { staffDecideFr } from "./staff-decide.fr.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
 export const fr: Record<MessageKey, string> = {
@@ -260,4 +261,5 @@ export const fr: Record<MessageKey, string> = {
   "problem.UNAUTHORIZED": "Votre session a pris fin. Connectez-vous à nouveau.",
   "problem.VALIDATION_FAILED": "Certains champs sont à corriger.",
   ...staffFr,
+  ...staffDecideFr,
 };

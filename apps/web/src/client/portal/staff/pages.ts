@@ -11,4 +11,9 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffOutbox: () => import("./outbox/StaffOutboxPage.tsx"),
   staffUsers: () => import("./users/StaffUsersPage.tsx"),
   staffWaitlist: () => import("./waitlist/StaffWaitlistPage.tsx"),
+  staffInterviews: () => import("./interviews/InterviewsPage.tsx"),
+  staffInterviewNew: () => import("./interviews/NewSlotPage.tsx"),
+  staffInterview: () => import("./interviews/InterviewPage.tsx"),
+  staffDeferrals: () => import("./deferrals/DeferralsPage.tsx"),
+  staffCalibration: () => import("./calibration/CalibrationPage.tsx"),
 };

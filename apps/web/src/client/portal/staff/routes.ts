@@ -11,6 +11,11 @@ export const STAFF_ROUTES = {
   staffOutbox: "/portal/staff/outbox",
   staffUsers: "/portal/staff/users",
   staffWaitlist: "/portal/staff/intakes/:id/waitlist",
+  staffInterviews: "/portal/staff/interviews",
+  staffInterviewNew: "/portal/staff/interviews/new",
+  staffInterview: "/portal/staff/interviews/:id",
+  staffDeferrals: "/portal/staff/deferrals",
+  staffCalibration: "/portal/staff/calibration",
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;

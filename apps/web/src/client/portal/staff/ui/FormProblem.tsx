@@ -1,0 +1,66 @@
+import type { Problem } from "@platform/contracts/problem";
+import { useEffect, useRef } from "preact/hooks";
+import { t } from "../../i18n/use.ts";
+import { StaffProblem } from "./StaffProblem.tsx";
+
+/**
+ * A form field as the API names it in a 422 (`/body/startsAt`, `/body/panel/0` is the panel's),
+ * the input it is on the page, and what to tell the person (a catalogue message): the API's own
+ * messages are schema text ("must match pattern …"), never shown.
+ */
+export type FieldRule = { path: string; id: string; message: string };
+
+const names = (path: string, rule: FieldRule) =>
+  path === rule.path || path.startsWith(`${rule.path}/`);
+
+/** Each field the refusal names, once, in the form's order: [input id, message]. */
+export function fieldErrors(problem: Problem | null, rules: FieldRule[]): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!problem?.errors) return found;
+  for (const rule of rules) {
+    if (problem.errors.some((e) => names(e.path, rule))) found.set(rule.id, rule.message);
+  }
+  return found;
+}
+
+/**
+ * The form's refusal: a 422 whose fields the form knows becomes GOV.UK's error summary (a
+ * heading, then each problem as a link to its field; focused when it appears, so a keyboard or
+ * screen-reader user lands on it); anything else is said in words (StaffProblem).
+ */
+export function FormProblem({
+  problem,
+  rules,
+  testId,
+}: {
+  problem: Problem | null;
+  rules: FieldRule[];
+  testId?: string;
+}) {
+  const summary = useRef<HTMLDivElement>(null);
+  const errors = fieldErrors(problem, rules);
+  useEffect(() => {
+    if (errors.size > 0) summary.current?.focus();
+  }, [problem]);
+  if (!problem) return null;
+  if (errors.size === 0) return <StaffProblem problem={problem} testId={testId} />;
+  return (
+    <div
+      class="error-summary"
+      role="alert"
+      tabIndex={-1}
+      ref={summary}
+      aria-labelledby={`${rules[0]?.id ?? "form"}-summary`}
+      data-testid={testId}
+    >
+      <h3 id={`${rules[0]?.id ?? "form"}-summary`}>{t("decide.errors.title")}</h3>
+      <ul>
+        {[...errors].map(([id, message]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{message}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * What the staff pages' browser tests share: signing in by keyboard, waiting for Chromium's PDF
+ * viewer to have loaded a preview, and the page check at both widths.
+ */
+import { expect } from "bun:test";
+import { axeViolations, DESKTOP, type Page, PHONE } from "./chromium.ts";
+import { byTestId, typeSignIn } from "./keyboard.ts";
+
+/** Keyboard only: the staff sign-in (reached from the queue, signed out), then the queue. */
+export async function staffSignIn(page: Page, base: string, email: string, password: string) {
+  await page.goto(`${base}/portal/staff/`);
+  await page.waitForURL(`${base}/portal/staff/login?next=%2Fportal%2Fstaff%2F`);
+  await page.waitForSelector(byTestId("login-email"));
+  await typeSignIn(page, email, password);
+  await page.waitForURL(`${base}/portal/staff/`);
+  await page.waitForSelector(byTestId("staff-queue"));
+}
+
+/**
+ * The PDF preview has loaded: the iframe holds Chromium's viewer (an extension page), which
+ * loads the PDF itself in a frame of its own, seconds later on a busy machine. Until then a
+ * Tab into the viewer is handed back later as focus on the link after it, wherever the focus
+ * has gone meanwhile (recorded: an arrow key in the decision group lost that way). Leaving
+ * the page while the viewer is still starting also makes the viewer itself throw.
+ */
+export async function previewLoaded(page: Page, within = byTestId("document")) {
+  const iframe = await page.waitForSelector(`${within} iframe`);
+  const src = await iframe.getAttribute("src");
+  const deadline = Date.now() + 30_000;
+  const pdfFrame = () =>
+    page
+      .frames()
+      .find((f) => f.url() === src && f.parentFrame()?.url().startsWith("chrome-extension://"));
+  while (!pdfFrame()) {
+    if (Date.now() > deadline) throw new Error(`Chromium's viewer never loaded ${src}`);
+    await Bun.sleep(50);
+  }
+  await pdfFrame()?.waitForLoadState("load");
+}
+
+/**
+ * axe at a phone's width as well as the desktop's (the harness's `check` runs it at desktop
+ * width, then takes both screenshots): a layout that only breaks narrow is caught too.
+ */
+export function checkAtBothWidths(check: (page: Page, name: string) => Promise<void>) {
+  return async (page: Page, name: string) => {
+    await page.setViewportSize(PHONE);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
+    await check(page, name);
+  };
+}
