@@ -50,3 +50,25 @@ export function checkAtBothWidths(check: (page: Page, name: string) => Promise<v
     await check(page, name);
   };
 }
+
+/**
+ * Types a local date and time into the focused `<input type="datetime-local">` as a keyboard
+ * user does in Chromium's en-US form (mm/dd/yyyy, hh:mm AM/PM): the year takes up to six
+ * digits, so Tab leaves it for the hour.
+ */
+export async function typeDateTime(page: Page, at: Date) {
+  const two = (n: number) => String(n).padStart(2, "0");
+  await page.keyboard.type(`${two(at.getMonth() + 1)}${two(at.getDate())}${at.getFullYear()}`);
+  await page.keyboard.press("Tab");
+  const hours = at.getHours() % 12 === 0 ? 12 : at.getHours() % 12;
+  await page.keyboard.type(`${two(hours)}${two(at.getMinutes())}`);
+  await page.keyboard.type(at.getHours() < 12 ? "A" : "P");
+}
+
+/** Tomorrow at this local time (the tests' browser and Bun share the machine's zone). */
+export function tomorrowAt(hours: number, minutes = 0): Date {
+  const at = new Date();
+  at.setDate(at.getDate() + 1);
+  at.setHours(hours, minutes, 0, 0);
+  return at;
+}

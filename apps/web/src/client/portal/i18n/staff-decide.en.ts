@@ -208,6 +208,7 @@ export const staffDecideEn = {
   "decide.outcome.title": "Record the outcome",
   "decide.outcome.revise": "Revise the outcome",
   "decide.outcome.score": "Score",
+  "decide.outcome.scale": "A whole number from {min} to {max}, on the programme's scale.",
   "decide.outcome.scoreError": "Enter a whole number from {min} to {max}",
   "decide.outcome.scoreErrorAny": "Enter a whole number on the programme's scale",
   "decide.outcome.comment": "What the panel concluded",

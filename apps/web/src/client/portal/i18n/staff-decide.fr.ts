@@ -214,6 +214,7 @@ export const staffDecideFr: Record<keyof typeof staffDecideEn, string> = {
   "decide.outcome.title": "Enregistrer le résultat",
   "decide.outcome.revise": "Modifier le résultat",
   "decide.outcome.score": "Note",
+  "decide.outcome.scale": "Un nombre entier de {min} à {max}, sur l'échelle du programme.",
   "decide.outcome.scoreError": "Indiquez un nombre entier de {min} à {max}",
   "decide.outcome.scoreErrorAny": "Indiquez un nombre entier sur l'échelle du programme",
   "decide.outcome.comment": "La conclusion du jury",

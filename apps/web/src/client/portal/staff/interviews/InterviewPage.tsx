@@ -113,12 +113,15 @@ export default function InterviewPage() {
                 <SlotForm
                   key={interview.updatedAt}
                   interview={interview}
-                  save={({ panel: _panel, ...move }) =>
-                    interviewsApi.reschedule(interview.id, move)
-                  }
+                  save={({ panel: _panel, ...move }) => {
+                    // A new attempt: the last one's "moved" no longer says what happened.
+                    setDone(null);
+                    return interviewsApi.reschedule(interview.id, move);
+                  }}
                   onSaved={(next) => changed(next, "rescheduled")}
                   submitLabel={t("decide.reschedule.save")}
                   testId="interview-reschedule"
+                  headingLevel={3}
                 />
               </section>
               <section class="panel" aria-labelledby="cancel-heading">

@@ -34,6 +34,7 @@ export default function NewSlotPage() {
           onSaved={(slot) => location.assign(`/portal/staff/interviews/${slot.id}?saved=created`)}
           submitLabel={t("decide.slot.save")}
           testId="interview-slot"
+          headingLevel={2}
         />
       )}
     </StaffLayout>

@@ -45,13 +45,13 @@ export function OutcomeForm({
   };
   return (
     <form class="form" onSubmit={submit} noValidate data-testid="interview-outcome">
-      <h4>{t(mine ? "decide.outcome.revise" : "decide.outcome.title")}</h4>
+      <h3>{t(mine ? "decide.outcome.revise" : "decide.outcome.title")}</h3>
       <FormProblem problem={problem} rules={rules} testId="interview-outcome-problem" />
       <div class="field">
         <label for={`${id}-score`}>{t("decide.outcome.score")}</label>
         {scale && (
           <p class="hint" id={`${id}-score-hint`}>
-            {t("staff.score.scale", { min: scale.min, max: scale.max })}
+            {t("decide.outcome.scale", { min: scale.min, max: scale.max })}
           </p>
         )}
         <input

@@ -44,6 +44,7 @@ export function SlotForm({
   onSaved,
   submitLabel,
   testId,
+  headingLevel,
 }: {
   /** The interview being moved; none for a new slot. */
   interview?: Interview;
@@ -53,6 +54,8 @@ export function SlotForm({
   onSaved: (saved: Interview) => void;
   submitLabel: string;
   testId: string;
+  /** The error summary's heading level (2 on a page of its own, 3 under a section's heading). */
+  headingLevel: 2 | 3;
 }) {
   const [start, setStart] = useState(interview ? toLocalInput(interview.startsAt) : "");
   const [duration, setDuration] = useState(interview ? String(minutesOf(interview)) : "30");
@@ -95,7 +98,7 @@ export function SlotForm({
     );
   return (
     <form class="form" onSubmit={submit} noValidate data-testid={testId}>
-      <FormProblem problem={problem} rules={rules} testId="slot-problem" />
+      <FormProblem problem={problem} rules={rules} testId="slot-problem" level={headingLevel} />
       <div class="field">
         <label for="slot-start">{t("decide.slot.start")}</label>
         <p class="hint" id="slot-start-hint">

@@ -32,11 +32,15 @@ export function FormProblem({
   problem,
   rules,
   testId,
+  level = 3,
 }: {
   problem: Problem | null;
   rules: FieldRule[];
   testId?: string;
+  /** The summary's heading level: one below the heading the form sits under. */
+  level?: 2 | 3;
 }) {
+  const Heading = level === 2 ? "h2" : "h3";
   const summary = useRef<HTMLDivElement>(null);
   const errors = fieldErrors(problem, rules);
   useEffect(() => {
@@ -53,7 +57,7 @@ export function FormProblem({
       aria-labelledby={`${rules[0]?.id ?? "form"}-summary`}
       data-testid={testId}
     >
-      <h3 id={`${rules[0]?.id ?? "form"}-summary`}>{t("decide.errors.title")}</h3>
+      <Heading id={`${rules[0]?.id ?? "form"}-summary`}>{t("decide.errors.title")}</Heading>
       <ul>
         {[...errors].map(([id, message]) => (
           <li key={id}>
