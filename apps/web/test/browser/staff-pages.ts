@@ -25,12 +25,16 @@ export async function staffSignIn(page: Page, base: string, email: string, passw
  */
 export async function previewLoaded(page: Page, within = byTestId("document")) {
   const iframe = await page.waitForSelector(`${within} iframe`);
-  const src = await iframe.getAttribute("src");
+  // The blob: URL without the viewer's parameters (#toolbar=0…), which its inner frame drops.
+  const src = (await iframe.getAttribute("src"))?.split("#")[0];
   const deadline = Date.now() + 30_000;
   const pdfFrame = () =>
     page
       .frames()
-      .find((f) => f.url() === src && f.parentFrame()?.url().startsWith("chrome-extension://"));
+      .find(
+        (f) =>
+          f.url().split("#")[0] === src && f.parentFrame()?.url().startsWith("chrome-extension://"),
+      );
   while (!pdfFrame()) {
     if (Date.now() > deadline) throw new Error(`Chromium's viewer never loaded ${src}`);
     await Bun.sleep(50);

@@ -55,15 +55,13 @@ export type ReviewReadyOptions = {
   programName?: string;
   /** Run with the draft complete and paid, before it is submitted (naming referees, say). */
   beforeSubmit?: (as: ApplicantCall, applicationId: string) => Promise<void>;
+  /** Apply to this programme's intake (made by an earlier call) rather than a new programme's. */
+  into?: { programId: string; intakeId: string };
 };
 
-export async function reviewReadyApplication(
-  base: string,
-  admin: AdminApi,
-  mailbox: Mailbox,
-  options: ReviewReadyOptions = {},
-) {
-  const program = await admin.openProgram(options.programName ?? "Staff Testing");
+/** A programme open now with a transcript and a CV required and a rubric on 1–5. */
+async function reviewedProgramme(admin: AdminApi, name: string) {
+  const program = await admin.openProgram(name);
   // A CV too, so an image is among the documents to preview.
   await admin.call("PATCH", `/catalog/programs/${program.id}/`, {
     requiredDocuments: ["transcript", "cv"],
@@ -75,6 +73,21 @@ export async function reviewReadyApplication(
       { key: "statement", label: "Personal statement", weight: 1 },
     ],
   });
+  const intakes = await admin.call<{ intakes: { id: string }[] }>(
+    "GET",
+    `/catalog/programs/${program.id}/`,
+  );
+  return { programId: program.id, intakeId: intakes.intakes[0]?.id ?? "" };
+}
+
+export async function reviewReadyApplication(
+  base: string,
+  admin: AdminApi,
+  mailbox: Mailbox,
+  options: ReviewReadyOptions = {},
+) {
+  const { programId, intakeId } =
+    options.into ?? (await reviewedProgramme(admin, options.programName ?? "Staff Testing"));
   const reviewerEmail = `rita-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
   const reviewer = await admin.call("POST", "/staff/users/", {
     email: reviewerEmail,
@@ -82,7 +95,7 @@ export async function reviewReadyApplication(
     password: REVIEWER.password,
     role: "reviewer",
   });
-  await admin.call("PUT", `/staff/programs/${program.id}/reviewers/`, {
+  await admin.call("PUT", `/staff/programs/${programId}/reviewers/`, {
     reviewerIds: [reviewer.id],
   });
 
@@ -123,11 +136,6 @@ export async function reviewReadyApplication(
   const token = new URL(link).searchParams.get("token");
   await as("POST", "/account/email-verification/confirm/", { token });
 
-  const intakes = await admin.call<{ intakes: { id: string }[] }>(
-    "GET",
-    `/catalog/programs/${program.id}/`,
-  );
-  const intakeId = intakes.intakes[0]?.id ?? "";
   const draft = await as<{ id: string; version: number }>("POST", "/applications/", { intakeId });
   await as(
     "PATCH",
@@ -161,7 +169,7 @@ export async function reviewReadyApplication(
     intakeId,
     reviewerEmail,
     reviewerId: reviewer.id,
-    programId: program.id,
+    programId,
     applicantEmail: email,
     as,
   };

@@ -68,7 +68,9 @@ export function FileViewer({
       )}
       {loaded.state === "shown" && previewable && file.mediaType === "application/pdf" && (
         <iframe
-          src={loaded.url}
+          // The viewer's own toolbar would title the document by the blob's id (a UUID); our
+          // caption titles it by what it is, and the link below downloads it.
+          src={`${loaded.url}#toolbar=0&navpanes=0`}
           title={file.title}
           class="pdf-preview"
           data-testid="document-preview"
