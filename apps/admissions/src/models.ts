@@ -40,6 +40,7 @@ export {
   type DecisionBody,
   type Deferral,
   type DeferralList,
+  type Reason,
   type StaffDeferral,
 } from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";

@@ -17,8 +17,8 @@ import { reviewReadyApplication } from "./staff-setup.ts";
 
 if (!hasChromium) console.warn(`portal staff offers browser tests ${NO_CHROMIUM}`);
 
-/** Expected failed statuses: signed out 401; the approval refused for want of a seat, 409. */
-const EXPECTED = /status of (401|409)/;
+/** Expected failed statuses: signed out 401; no seat for the deferral, 409; no condition, 422. */
+const EXPECTED = /status of (401|409|422)/;
 const DAY = 86_400_000;
 
 describe.skipIf(!hasChromium)(
@@ -159,6 +159,49 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await page.close();
     }, 240_000);
+
+    test("a conditional offer without conditions is refused beside its field; a rejection names its reason code", async () => {
+      const { base, context, admin, mailbox } = ctx();
+      const { applicationId } = await reviewReadyApplication(base, admin, mailbox, {
+        programName: "Offer Reasons",
+      });
+      await context.clearCookies();
+      const page = await open();
+      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
+      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
+      await page.waitForSelector(byTestId("decision"));
+      await tabTo(page, byTestId("decision-offer"));
+      await pressFor(page, "ArrowDown", `${byTestId("decision-conditional_offer")}:checked`);
+      await activate(page, byTestId("decide"));
+      await page.waitForSelector(`${byTestId("decision-problem")}.error-summary`);
+      expect(await page.textContent(byTestId("decision-problem"))).toContain(
+        "Write each condition on a line of its own",
+      );
+      expect(await page.getAttribute(byTestId("decision-conditions"), "aria-invalid")).toBe("true");
+      await check(page, "conditions-refused");
+      // Rejected instead, with the office's reason code.
+      await tabTo(page, byTestId("decision-conditional_offer"));
+      await pressFor(page, "ArrowDown", `${byTestId("decision-waitlist")}:checked`);
+      await pressFor(page, "ArrowDown", `${byTestId("decision-reject")}:checked`);
+      await tabTo(page, byTestId("decision-reason-code"));
+      await page.keyboard.press("ArrowDown");
+      expect(
+        await page.$eval("#decision-reason-code", (el) => (el as HTMLSelectElement).value),
+      ).toBe("academic_requirements");
+      await check(page, "reject-reason");
+      await activate(page, byTestId("decide"));
+      await page.waitForSelector('[data-testid="application-status"][data-status="rejected"]');
+      const history = await admin.call<{ results: { to: string; reasonCode: string | null }[] }>(
+        "GET",
+        `/applications/${applicationId}/history/`,
+      );
+      expect(history.results.at(-1)).toMatchObject({
+        to: "rejected",
+        reasonCode: "academic_requirements",
+      });
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
 
     test("a condition not met ends the offer, after a second press", async () => {
       const { base, context, admin, mailbox } = ctx();

@@ -216,6 +216,13 @@ export const staffDecideEn = {
   "decide.outcome.save": "Save the outcome",
   "decide.outcome.saved": "Outcome saved: score {score}.",
 
+  "decide.decision.conditionsError":
+    "Write each condition on a line of its own: one to twenty, up to 500 characters each",
+  "decide.decision.reasonCodeError": "Choose one of the reasons listed",
+  "decide.decision.reasonError": "Write the reason in at most 2,000 characters",
+  "decide.decision.reasonCode": "Reason code (counted in the statistics)",
+  "decide.decision.noReasonCode": "None",
+
   "decide.offer.title": "Offer",
   "decide.offer.respondBy": "To be answered by {date}.",
   "decide.offer.unconditional":

@@ -222,6 +222,13 @@ export const staffDecideFr: Record<keyof typeof staffDecideEn, string> = {
   "decide.outcome.save": "Enregistrer le résultat",
   "decide.outcome.saved": "Résultat enregistré : note {score}.",
 
+  "decide.decision.conditionsError":
+    "Écrivez chaque condition sur sa propre ligne : une à vingt, de 500 caractères au plus chacune",
+  "decide.decision.reasonCodeError": "Choisissez l'un des motifs proposés",
+  "decide.decision.reasonError": "Écrivez le motif en 2 000 caractères au plus",
+  "decide.decision.reasonCode": "Code de motif (compté dans les statistiques)",
+  "decide.decision.noReasonCode": "Aucun",
+
   "decide.offer.title": "Offre",
   "decide.offer.respondBy": "Réponse attendue avant le {date}.",
   "decide.offer.unconditional":
