@@ -17,6 +17,7 @@ import { admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
 import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
 import { median } from "../stats.ts";
+import { scriptBytes } from "./page-figures.ts";
 import { measureStaffQueue } from "./staff-queue.ts";
 
 const { values } = parseArgs({
@@ -48,18 +49,9 @@ const PAGES = [
 ];
 const FCP_BUDGET_MS = 300;
 
-// The callbacks below run in the page; the root tsconfig has no DOM library, so the two browser
-// globals they use are declared here.
+// The callbacks below run in the page; the root tsconfig has no DOM library, so the browser
+// global they use is declared here.
 declare const requestAnimationFrame: (callback: (now: number) => void) => number;
-type ResourceTiming = { name: string; encodedBodySize: number };
-
-/** Gzip bytes of every script the page loaded (entry and shared chunks), as transferred. */
-const scriptBytes = (page: Page) =>
-  page.evaluate(() =>
-    (performance.getEntriesByType("resource") as unknown as ResourceTiming[])
-      .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
-      .reduce((sum, entry) => sum + entry.encodedBodySize, 0),
-  );
 
 const firstContentfulPaint = (page: Page) =>
   page.evaluate(

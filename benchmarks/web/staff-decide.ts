@@ -16,11 +16,12 @@
  */
 import { parseArgs } from "node:util";
 import { ADMIN, adminApi, admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
-import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
+import { hasChromium, launch } from "../../apps/web/test/browser/chromium.ts";
 import { startMailbox } from "../../apps/web/test/browser/mailbox.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
 import { reviewReadyApplication } from "../../apps/web/test/browser/staff-setup.ts";
 import { median } from "../stats.ts";
+import { scriptBytes } from "./page-figures.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);
@@ -29,14 +30,6 @@ if (!hasChromium) {
   process.exit(1);
 }
 const JS_BUDGET_KB = 150;
-
-type ResourceTiming = { name: string; encodedBodySize: number };
-const scriptBytes = (page: Page) =>
-  page.evaluate(() =>
-    (performance.getEntriesByType("resource") as unknown as ResourceTiming[])
-      .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
-      .reduce((sum, entry) => sum + entry.encodedBodySize, 0),
-  );
 
 const mailbox = await startMailbox();
 const backend = await admissionsBackend(mailbox.url);

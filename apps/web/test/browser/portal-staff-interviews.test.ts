@@ -9,9 +9,8 @@
 import { describe, expect, test } from "bun:test";
 import { ADMIN } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
-import { activate, byTestId, recordFocus, tabTo } from "./keyboard.ts";
-import { portalHarness } from "./portal-harness.ts";
-import { checkAtBothWidths, staffSignIn, tomorrowAt, typeDateTime } from "./staff-pages.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { staffHarness, staffSignIn, tomorrowAt, typeDateTime } from "./staff-pages.ts";
 import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 
 if (!hasChromium) console.warn(`portal staff interviews browser tests ${NO_CHROMIUM}`);
@@ -22,17 +21,10 @@ const EXPECTED = /status of (401|409|422)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "interviews in Chromium" : `interviews (${NO_CHROMIUM})`,
   () => {
-    const {
-      ctx,
-      open,
-      check: harnessCheck,
-      errors,
-    } = portalHarness({
+    const { ctx, open, check, errors } = staffHarness({
       expected: EXPECTED,
       screenshotPrefix: "portal-staff-interviews",
-      preparePage: recordFocus,
     });
-    const check = checkAtBothWidths(harnessCheck);
 
     test("an admin opens a slot with the clash warned of, invites, moves and cancels — keyboard only", async () => {
       const { base, context, admin, mailbox } = ctx();

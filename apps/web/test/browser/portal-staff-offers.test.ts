@@ -10,9 +10,8 @@
 import { describe, expect, test } from "bun:test";
 import { ADMIN } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
-import { activate, byTestId, pressFor, recordFocus, tabTo } from "./keyboard.ts";
-import { portalHarness } from "./portal-harness.ts";
-import { checkAtBothWidths, previewLoaded, staffSignIn } from "./staff-pages.ts";
+import { activate, byTestId, pressFor, tabTo } from "./keyboard.ts";
+import { previewLoaded, staffHarness, staffSignIn } from "./staff-pages.ts";
 import { reviewReadyApplication } from "./staff-setup.ts";
 
 if (!hasChromium) console.warn(`portal staff offers browser tests ${NO_CHROMIUM}`);
@@ -24,22 +23,24 @@ const DAY = 86_400_000;
 describe.skipIf(!hasChromium)(
   hasChromium ? "offers in Chromium" : `offers (${NO_CHROMIUM})`,
   () => {
-    const {
-      ctx,
-      open,
-      check: harnessCheck,
-      errors,
-    } = portalHarness({
+    const { ctx, open, check, errors } = staffHarness({
       expected: EXPECTED,
       screenshotPrefix: "portal-staff-offers",
-      preparePage: recordFocus,
-      notOurs: (error) => error.stack?.includes("chrome-extension://") ?? false,
     });
-    const check = checkAtBothWidths(harnessCheck);
     const condition = (n: number) => `${byTestId("condition-row")}:nth-child(${n})`;
+    /** A fresh page, the admin signed in by keyboard, on the application, once `ready` shows. */
+    const adminOn = async (applicationId: string, ready: string) => {
+      const { base, context } = ctx();
+      await context.clearCookies();
+      const page = await open();
+      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
+      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
+      await page.waitForSelector(byTestId(ready));
+      return page;
+    };
 
     test("conditions settled with their evidence, the signed letter, a deferral refused then approved — keyboard only", async () => {
-      const { base, context, admin, mailbox } = ctx();
+      const { base, admin, mailbox } = ctx();
       const first = await reviewReadyApplication(base, admin, mailbox, {
         programName: "Offer Conditions",
       });
@@ -62,11 +63,7 @@ describe.skipIf(!hasChromium)(
         decision: "offer",
       });
 
-      await context.clearCookies();
-      const page = await open();
-      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
-      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
-      await page.waitForSelector(byTestId("decision"));
+      const page = await adminOn(applicationId, "decision");
       // A conditional offer with two conditions, one a line.
       await tabTo(page, byTestId("decision-offer"));
       await pressFor(page, "ArrowDown", `${byTestId("decision-conditional_offer")}:checked`);
@@ -161,15 +158,11 @@ describe.skipIf(!hasChromium)(
     }, 240_000);
 
     test("a conditional offer without conditions is refused beside its field; a rejection names its reason code", async () => {
-      const { base, context, admin, mailbox } = ctx();
+      const { base, admin, mailbox } = ctx();
       const { applicationId } = await reviewReadyApplication(base, admin, mailbox, {
         programName: "Offer Reasons",
       });
-      await context.clearCookies();
-      const page = await open();
-      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
-      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
-      await page.waitForSelector(byTestId("decision"));
+      const page = await adminOn(applicationId, "decision");
       await tabTo(page, byTestId("decision-offer"));
       await pressFor(page, "ArrowDown", `${byTestId("decision-conditional_offer")}:checked`);
       await activate(page, byTestId("decide"));
@@ -204,7 +197,7 @@ describe.skipIf(!hasChromium)(
     }, 120_000);
 
     test("a condition not met ends the offer, after a second press", async () => {
-      const { base, context, admin, mailbox } = ctx();
+      const { base, admin, mailbox } = ctx();
       const { applicationId } = await reviewReadyApplication(base, admin, mailbox, {
         programName: "Offer Not Met",
       });
@@ -212,11 +205,7 @@ describe.skipIf(!hasChromium)(
         decision: "conditional_offer",
         conditions: ["A final grade of at least B in Mathematics"],
       });
-      await context.clearCookies();
-      const page = await open();
-      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
-      await page.goto(`${base}/portal/staff/applications/${applicationId}`);
-      await page.waitForSelector(byTestId("condition-row"));
+      const page = await adminOn(applicationId, "condition-row");
       await tabTo(page, byTestId("condition-met"));
       await pressFor(page, "ArrowDown", `${byTestId("condition-waived")}:checked`);
       await pressFor(page, "ArrowDown", `${byTestId("condition-not_met")}:checked`);

@@ -10,9 +10,8 @@
 import { describe, expect, test } from "bun:test";
 import { ADMIN, adminApi } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
-import { activate, byTestId, recordFocus, tabTo } from "./keyboard.ts";
-import { portalHarness } from "./portal-harness.ts";
-import { checkAtBothWidths, previewLoaded, staffSignIn } from "./staff-pages.ts";
+import { activate, byTestId, tabTo } from "./keyboard.ts";
+import { previewLoaded, staffHarness, staffSignIn } from "./staff-pages.ts";
 import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 
 if (!hasChromium) console.warn(`portal staff review browser tests ${NO_CHROMIUM}`);
@@ -32,18 +31,10 @@ const boxOf = async (page: Page, selector: string): Promise<Box> => {
 describe.skipIf(!hasChromium)(
   hasChromium ? "review on one screen in Chromium" : `review on one screen (${NO_CHROMIUM})`,
   () => {
-    const {
-      ctx,
-      open,
-      check: harnessCheck,
-      errors,
-    } = portalHarness({
+    const { ctx, open, check, errors } = staffHarness({
       expected: EXPECTED,
       screenshotPrefix: "portal-staff-review",
-      preparePage: recordFocus,
-      notOurs: (error) => error.stack?.includes("chrome-extension://") ?? false,
     });
-    const check = checkAtBothWidths(harnessCheck);
 
     test("a blind reviewer scores beside the documents; the admin reads the panel, the flag and the calibration", async () => {
       const { base, context, admin, mailbox } = ctx();

@@ -1,10 +1,12 @@
 /**
- * What the staff pages' browser tests share: signing in by keyboard, waiting for Chromium's PDF
- * viewer to have loaded a preview, and the page check at both widths.
+ * What the staff pages' browser tests share: their harness (the page check at both widths),
+ * signing in by keyboard, waiting for Chromium's PDF viewer to have loaded a preview, and
+ * typing a date and time.
  */
 import { expect } from "bun:test";
 import { axeViolations, DESKTOP, type Page, PHONE } from "./chromium.ts";
-import { byTestId, typeSignIn } from "./keyboard.ts";
+import { byTestId, recordFocus, typeSignIn } from "./keyboard.ts";
+import { portalHarness } from "./portal-harness.ts";
 
 /** Keyboard only: the staff sign-in (reached from the queue, signed out), then the queue. */
 export async function staffSignIn(page: Page, base: string, email: string, password: string) {
@@ -43,16 +45,24 @@ export async function previewLoaded(page: Page, within = byTestId("document")) {
 }
 
 /**
- * axe at a phone's width as well as the desktop's (the harness's `check` runs it at desktop
- * width, then takes both screenshots): a layout that only breaks narrow is caught too.
+ * The portal harness as the staff pages' tests use it: the focus recorded (so a lost key press
+ * says where it went), Chromium's own PDF viewer's errors left out, and each page checked with
+ * axe at a phone's width as well as the desktop's (the harness's own check runs it at desktop
+ * width, then takes both screenshots), so a layout that only breaks narrow is caught too.
  */
-export function checkAtBothWidths(check: (page: Page, name: string) => Promise<void>) {
-  return async (page: Page, name: string) => {
+export function staffHarness(options: { expected: RegExp; screenshotPrefix: string }) {
+  const harness = portalHarness({
+    ...options,
+    preparePage: recordFocus,
+    notOurs: (error) => error.stack?.includes("chrome-extension://") ?? false,
+  });
+  const check = async (page: Page, name: string) => {
     await page.setViewportSize(PHONE);
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize(DESKTOP);
-    await check(page, name);
+    await harness.check(page, name);
   };
+  return { ...harness, check };
 }
 
 /**

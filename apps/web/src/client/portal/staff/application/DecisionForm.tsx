@@ -7,7 +7,7 @@ import { t } from "../../i18n/use.ts";
 import { inputValue, useSend } from "../../ui/useForm.ts";
 import { staffApi } from "../api.ts";
 import type { DecisionBody } from "../types.ts";
-import { type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
+import { FieldError, type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
 
 const DECISIONS = ["offer", "conditional_offer", "waitlist", "reject"] as const;
 
@@ -88,11 +88,7 @@ export function DecisionForm({
       {decision === "conditional_offer" && (
         <div class="field">
           <label for="decision-conditions">{t("staff.decision.conditions")}</label>
-          {errors.has("decision-conditions") && (
-            <p class="field-error" id="decision-conditions-error">
-              {errors.get("decision-conditions")}
-            </p>
-          )}
+          <FieldError id="decision-conditions" errors={errors} />
           <textarea
             id="decision-conditions"
             rows={3}

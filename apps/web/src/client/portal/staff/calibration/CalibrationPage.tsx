@@ -10,12 +10,12 @@ import type { ApiError } from "../../api/client.ts";
 import { t } from "../../i18n/use.ts";
 import { inputValue } from "../../ui/useForm.ts";
 import { formatScore } from "../ui/format.ts";
-import { ScrollTable } from "../ui/ScrollTable.tsx";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { StaffProblem } from "../ui/StaffProblem.tsx";
 import { useStaffSession } from "../ui/session.ts";
 import { calibrationApi, calibrationHref } from "./api.ts";
-import { differenceText, meanAndSpread } from "./format.ts";
+import { CalibrationTable } from "./CalibrationTable.tsx";
+import { meanAndSpread } from "./format.ts";
 
 type Read = { calibration: Calibration; ranking: Ranking; flagged: ExtraReview[] };
 
@@ -126,31 +126,7 @@ export default function CalibrationPage() {
             {read.calibration.reviewers.length === 0 ? (
               <p>{t("decide.calibration.noReviews")}</p>
             ) : (
-              <ScrollTable label={t("decide.calibration.title")}>
-                <table data-testid="calibration-table">
-                  <caption class="visually-hidden">{t("decide.calibration.reviewers")}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t("decide.calibration.reviewer")}</th>
-                      <th scope="col">{t("decide.calibration.count")}</th>
-                      <th scope="col">{t("decide.calibration.theirs")}</th>
-                      <th scope="col">{t("decide.calibration.others")}</th>
-                      <th scope="col">{t("decide.calibration.difference")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {read.calibration.reviewers.map((r) => (
-                      <tr key={r.reviewer.id} data-testid="calibration-row">
-                        <th scope="row">{r.reviewer.fullName}</th>
-                        <td>{r.count}</td>
-                        <td>{meanAndSpread(r.mean, r.sd)}</td>
-                        <td>{meanAndSpread(r.panel.mean, r.panel.sd)}</td>
-                        <td>{differenceText(r.difference)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollTable>
+              <CalibrationTable rows={read.calibration.reviewers} />
             )}
           </section>
           <section class="panel" aria-labelledby="calibration-ranking">

@@ -2,7 +2,7 @@ import type { Interview, InterviewScoreBody } from "@platform/admissions/models"
 import { useState } from "preact/hooks";
 import { t } from "../../i18n/use.ts";
 import { inputValue, useSend } from "../../ui/useForm.ts";
-import { type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
+import { FieldError, type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
 import { interviewsApi } from "./api.ts";
 
 /**
@@ -70,11 +70,7 @@ export function OutcomeForm({
           onInput={(e) => setScore(inputValue(e))}
           data-testid="interview-score-input"
         />
-        {errors.has(`${id}-score`) && (
-          <p class="field-error" id={`${id}-score-error`}>
-            {errors.get(`${id}-score`)}
-          </p>
-        )}
+        <FieldError id={`${id}-score`} errors={errors} />
       </div>
       <div class="field">
         <label for={`${id}-comment`}>{t("decide.outcome.comment")}</label>

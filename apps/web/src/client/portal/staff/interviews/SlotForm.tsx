@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { ApiAnswer } from "../../api/client.ts";
 import { t } from "../../i18n/use.ts";
 import { inputValue, useSend } from "../../ui/useForm.ts";
-import { type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
+import { FieldError, type FieldRule, FormProblem, fieldErrors } from "../ui/FormProblem.tsx";
 import { ClashWarning } from "./ClashWarning.tsx";
 import { fromLocalInput, localZone, minutesOf, toLocalInput } from "./format.ts";
 import { PanelPicker } from "./PanelPicker.tsx";
@@ -90,12 +90,7 @@ export function SlotForm({
       [hint ? `${id}-hint` : "", errors.has(id) ? `${id}-error` : ""].filter(Boolean).join(" ") ||
       undefined,
   });
-  const errorOf = (id: string) =>
-    errors.has(id) && (
-      <p class="field-error" id={`${id}-error`}>
-        {errors.get(id)}
-      </p>
-    );
+  const errorOf = (id: string) => <FieldError id={id} errors={errors} />;
   return (
     <form class="form" onSubmit={submit} noValidate data-testid={testId}>
       <FormProblem problem={problem} rules={rules} testId="slot-problem" level={headingLevel} />

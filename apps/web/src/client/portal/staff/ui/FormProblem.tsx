@@ -68,3 +68,14 @@ export function FormProblem({
     </div>
   );
 }
+
+/** A field's refusal under its label, named `<id>-error` for the field's aria-describedby. */
+export function FieldError({ id, errors }: { id: string; errors: Map<string, string> }) {
+  const message = errors.get(id);
+  if (!message) return null;
+  return (
+    <p class="field-error" id={`${id}-error`}>
+      {message}
+    </p>
+  );
+}

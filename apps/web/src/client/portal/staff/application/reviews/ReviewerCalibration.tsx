@@ -3,8 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { ApiError } from "../../../api/client.ts";
 import { t } from "../../../i18n/use.ts";
 import { calibrationApi, calibrationHref } from "../../calibration/api.ts";
-import { differenceText, meanAndSpread } from "../../calibration/format.ts";
-import { ScrollTable } from "../../ui/ScrollTable.tsx";
+import { CalibrationTable } from "../../calibration/CalibrationTable.tsx";
+import { meanAndSpread } from "../../calibration/format.ts";
 import { StaffProblem } from "../../ui/StaffProblem.tsx";
 import type { ApplicationView } from "../view.ts";
 
@@ -40,32 +40,7 @@ export function ReviewerCalibration({ view }: { view: ApplicationView }) {
               count: calibration.panel.count,
             })}
           </p>
-          <ScrollTable label={t("decide.calibration.title")}>
-            <table>
-              <caption class="visually-hidden">{t("decide.calibration.title")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("decide.calibration.reviewer")}</th>
-                  <th scope="col">{t("decide.calibration.theirs")}</th>
-                  <th scope="col">{t("decide.calibration.others")}</th>
-                  <th scope="col">{t("decide.calibration.difference")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.reviewer.id} data-testid="calibration-row">
-                    <th scope="row">{r.reviewer.fullName}</th>
-                    <td>
-                      {meanAndSpread(r.mean, r.sd)} ·{" "}
-                      {t("decide.calibration.reviews", { count: r.count })}
-                    </td>
-                    <td>{meanAndSpread(r.panel.mean, r.panel.sd)}</td>
-                    <td>{differenceText(r.difference)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
+          <CalibrationTable rows={rows} />
         </>
       )}
       <p>

@@ -4,7 +4,7 @@ import { t } from "../../../i18n/use.ts";
 import { inputValue, useSend } from "../../../ui/useForm.ts";
 import { staffApi } from "../../api.ts";
 import type { ApplicationReviews, Review, ReviewBody } from "../../types.ts";
-import { type FieldRule, FormProblem, fieldErrors } from "../../ui/FormProblem.tsx";
+import { FieldError, type FieldRule, FormProblem, fieldErrors } from "../../ui/FormProblem.tsx";
 
 const RECOMMENDATIONS = ["offer", "waitlist", "reject", "discuss"] as const;
 
@@ -76,11 +76,7 @@ export function ScoreForm({
               onInput={(e) => setScores({ ...scores, [c.key]: inputValue(e) })}
               data-testid={`score-${c.key}`}
             />
-            {error && (
-              <p class="field-error" id={`score-${c.key}-error`}>
-                {error}
-              </p>
-            )}
+            <FieldError id={`score-${c.key}`} errors={errors} />
           </div>
         );
       })}
