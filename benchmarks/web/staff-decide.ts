@@ -89,7 +89,9 @@ try {
       await page.goto(stack.base + path);
       await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 30_000 });
       cold.push(performance.now() - t0);
-      bytes = await scriptBytes(page);
+      // Every script it loaded, before its first paint or after (the staff pages set no mark).
+      const loaded = await scriptBytes(page);
+      bytes = loaded.first + loaded.later;
       await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
       await page.goto(stack.base + path);
       t0 = performance.now();
