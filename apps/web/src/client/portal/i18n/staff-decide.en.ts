@@ -92,6 +92,7 @@ export const staffDecideEn = {
   "decide.calibration.meanSd": "{mean} (± {sd})",
   "decide.calibration.reviewer": "Reviewer",
   "decide.calibration.count": "Reviews",
+  "decide.calibration.reviews": "reviews: {count}",
   "decide.calibration.theirs": "Their mean (spread)",
   "decide.calibration.others": "Others on the same applications",
   "decide.calibration.difference": "Against the others",

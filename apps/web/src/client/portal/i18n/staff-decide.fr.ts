@@ -96,6 +96,7 @@ export const staffDecideFr: Record<keyof typeof staffDecideEn, string> = {
   "decide.calibration.meanSd": "{mean} (± {sd})",
   "decide.calibration.reviewer": "Évaluateur",
   "decide.calibration.count": "Évaluations",
+  "decide.calibration.reviews": "évaluations : {count}",
   "decide.calibration.theirs": "Sa moyenne (dispersion)",
   "decide.calibration.others": "Les autres sur les mêmes candidatures",
   "decide.calibration.difference": "Par rapport aux autres",

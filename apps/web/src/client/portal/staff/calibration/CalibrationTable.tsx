@@ -6,9 +6,17 @@ import { differenceText, meanAndSpread } from "./format.ts";
 /**
  * Reviewers against the panel, a row each: how many reviews, their mean and spread, the other
  * reviewers' on the same applications, and the difference in words. On the calibration page
- * every reviewer of the programme; on an application's page, its own reviewers.
+ * every reviewer of the programme, the count a column of its own; on an application's page,
+ * its own reviewers in the narrow review column, so the count goes beside the mean (`compact`)
+ * and the difference stays in view without scrolling sideways.
  */
-export function CalibrationTable({ rows }: { rows: Calibration["reviewers"] }) {
+export function CalibrationTable({
+  rows,
+  compact = false,
+}: {
+  rows: Calibration["reviewers"];
+  compact?: boolean;
+}) {
   return (
     <ScrollTable label={t("decide.calibration.title")}>
       <table data-testid="calibration-table">
@@ -16,7 +24,7 @@ export function CalibrationTable({ rows }: { rows: Calibration["reviewers"] }) {
         <thead>
           <tr>
             <th scope="col">{t("decide.calibration.reviewer")}</th>
-            <th scope="col">{t("decide.calibration.count")}</th>
+            {!compact && <th scope="col">{t("decide.calibration.count")}</th>}
             <th scope="col">{t("decide.calibration.theirs")}</th>
             <th scope="col">{t("decide.calibration.others")}</th>
             <th scope="col">{t("decide.calibration.difference")}</th>
@@ -26,8 +34,11 @@ export function CalibrationTable({ rows }: { rows: Calibration["reviewers"] }) {
           {rows.map((r) => (
             <tr key={r.reviewer.id} data-testid="calibration-row">
               <th scope="row">{r.reviewer.fullName}</th>
-              <td>{r.count}</td>
-              <td>{meanAndSpread(r.mean, r.sd)}</td>
+              {!compact && <td>{r.count}</td>}
+              <td>
+                {meanAndSpread(r.mean, r.sd)}
+                {compact && ` · ${t("decide.calibration.reviews", { count: r.count })}`}
+              </td>
               <td>{meanAndSpread(r.panel.mean, r.panel.sd)}</td>
               <td>{differenceText(r.difference)}</td>
             </tr>

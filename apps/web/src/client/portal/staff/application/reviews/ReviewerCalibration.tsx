@@ -40,7 +40,7 @@ export function ReviewerCalibration({ view }: { view: ApplicationView }) {
               count: calibration.panel.count,
             })}
           </p>
-          <CalibrationTable rows={rows} />
+          <CalibrationTable rows={rows} compact />
         </>
       )}
       <p>
