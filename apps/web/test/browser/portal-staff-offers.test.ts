@@ -142,6 +142,24 @@ describe.skipIf(!hasChromium)(
         "There is no seat left in that intake.",
       );
       await check(page, "deferral-no-seat");
+      // The same page in French (the switch reloads it): the refusal, the seats and the settled
+      // offer in its words.
+      await activate(page, byTestId("language-fr"));
+      await page.waitForSelector('html[lang="fr"]');
+      await page.waitForSelector('[data-testid="deferral-seats-to"][data-available="0"]');
+      await activate(page, byTestId("deferral-approve"));
+      await page.waitForSelector(`${byTestId("deferral-problem")}[data-code="NO_SEATS_AVAILABLE"]`);
+      expect(await page.textContent(byTestId("deferral-problem"))).toBe(
+        "Il ne reste aucune place à cette rentrée.",
+      );
+      expect(await page.textContent(byTestId("offer-unconditional"))).toContain(
+        "l'offre est ferme depuis le",
+      );
+      expect(await page.textContent(byTestId("deferrals"))).toContain("Places en Autumn 2032");
+      await check(page, "deferral-no-seat-fr");
+      await activate(page, byTestId("language-en"));
+      await page.waitForSelector('html[lang="en"]');
+      await page.waitForSelector(byTestId("deferral-approve"));
       // A second seat in Autumn 2032, then approved: the place moves.
       await admin.call("PATCH", `/catalog/intakes/${later.id}/`, { capacity: 2 });
       await activate(page, byTestId("deferral-approve"));
@@ -172,8 +190,28 @@ describe.skipIf(!hasChromium)(
       );
       expect(await page.getAttribute(byTestId("decision-conditions"), "aria-invalid")).toBe("true");
       await check(page, "conditions-refused");
-      // Rejected instead, with the office's reason code.
-      await tabTo(page, byTestId("decision-conditional_offer"));
+      // In French (the switch reloads the page), the same refusal in French words, beside the
+      // same field.
+      await activate(page, byTestId("language-fr"));
+      await page.waitForSelector('html[lang="fr"]');
+      await page.waitForSelector(byTestId("decision"));
+      await tabTo(page, byTestId("decision-offer"));
+      await pressFor(page, "ArrowDown", `${byTestId("decision-conditional_offer")}:checked`);
+      await activate(page, byTestId("decide"));
+      await page.waitForSelector(`${byTestId("decision-problem")}.error-summary`);
+      expect(await page.textContent(byTestId("decision-problem"))).toContain(
+        "Écrivez chaque condition sur sa propre ligne",
+      );
+      expect(await page.textContent("#decision-conditions-error")).toContain(
+        "Écrivez chaque condition sur sa propre ligne",
+      );
+      await check(page, "conditions-refused-fr");
+      await activate(page, byTestId("language-en"));
+      await page.waitForSelector('html[lang="en"]');
+      // Rejected instead, with the office's reason code (the reload chose "offer" again).
+      await page.waitForSelector(byTestId("decision"));
+      await tabTo(page, byTestId("decision-offer"));
+      await pressFor(page, "ArrowDown", `${byTestId("decision-conditional_offer")}:checked`);
       await pressFor(page, "ArrowDown", `${byTestId("decision-waitlist")}:checked`);
       await pressFor(page, "ArrowDown", `${byTestId("decision-reject")}:checked`);
       await tabTo(page, byTestId("decision-reason-code"));
