@@ -156,6 +156,23 @@ describe.skipIf(!hasChromium)(
       await page.reload();
       await page.waitForSelector(`${byTestId("extra-review")}[data-state="flagged"]`);
       await check(page, "reviewer-flagged");
+      // In French (the switch reloads the page): still blind, the documents and the flag in
+      // French words.
+      await activate(page, byTestId("language-fr"));
+      await page.waitForSelector('html[lang="fr"]');
+      await page.waitForSelector(`${byTestId("extra-review")}[data-state="flagged"]`);
+      expect(await page.textContent("#staff-applicant")).toBe("Candidat (évaluation anonyme)");
+      expect(await page.textContent("main")).not.toContain("Alan Applicant");
+      expect(await page.locator(byTestId("document-open")).allTextContents()).toEqual([
+        "Relevé de notes",
+        "CV",
+      ]);
+      expect(await page.textContent(byTestId("extra-review"))).toContain(
+        "aucun évaluateur n'était libre",
+      );
+      await check(page, "reviewer-fr");
+      await activate(page, byTestId("language-en"));
+      await page.waitForSelector('html[lang="en"]');
       await activate(page, byTestId("logout"));
       await page.waitForURL(`${base}/portal/staff/login`);
 
