@@ -111,6 +111,14 @@ describe.skipIf(!hasChromium)(
       expect(signature).toMatch(/[0-9a-f]{64}/);
       await check(page, "letter");
 
+      // Nobody has asked to defer yet: the office's list says so.
+      await activate(page, 'a[href="/portal/staff/deferrals"]');
+      await page.waitForSelector(byTestId("deferrals-empty"));
+      expect(await page.locator(byTestId("staff-deferral")).count()).toBe(0);
+      await check(page, "deferrals-empty");
+      await page.goBack();
+      await page.waitForSelector(byTestId("offer-letter-open"));
+
       // The applicant asks to start in Autumn 2032; the office's list shows it with its seats.
       const asked = await first.as("POST", `/applications/${applicationId}/deferrals/`, {
         toIntakeId: later.id,

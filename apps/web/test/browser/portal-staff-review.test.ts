@@ -191,6 +191,14 @@ describe.skipIf(!hasChromium)(
       );
       expect(await page.locator(`${byTestId("reviews-by-criterion")} tbody tr`).count()).toBe(3);
       expect(await page.textContent(byTestId("extra-review"))).toContain("no reviewer was free");
+      // No interview slot opened yet: the invitation says so and links to a new one.
+      await page.waitForSelector(byTestId("no-open-slots"));
+      expect(await page.textContent(byTestId("no-open-slots"))).toContain(
+        "There is no open interview slot still to come.",
+      );
+      expect(await page.getAttribute(`${byTestId("no-open-slots")} a`, "href")).toBe(
+        "/portal/staff/interviews/new",
+      );
       const rows = await page.locator(byTestId("calibration-row")).allTextContents();
       expect(rows).toHaveLength(2);
       expect(rows.find((r) => r.includes("Rita Reviewer"))).toContain("+4: more generous");
