@@ -16,7 +16,7 @@ import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 if (!hasChromium) console.warn(`portal staff interviews browser tests ${NO_CHROMIUM}`);
 
 /** Expected failed statuses: signed out 401, the clash's 409, the empty slot's and off-scale score's 422. */
-const EXPECTED = /status of (401|409|422)/;
+const EXPECTED = /status of (401|404|409|422)/;
 
 describe.skipIf(!hasChromium)(
   hasChromium ? "interviews in Chromium" : `interviews (${NO_CHROMIUM})`,
@@ -235,6 +235,33 @@ describe.skipIf(!hasChromium)(
       expect(interview.scores).toEqual([
         expect.objectContaining({ score: 4, comment: "Clear and well prepared." }),
       ]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+
+    test("a filter nothing matches, and an interview that does not exist, said in words", async () => {
+      const { base, context } = ctx();
+      await context.clearCookies();
+      const page = await open();
+      await staffSignIn(page, base, ADMIN.email, ADMIN.password);
+      await activate(page, 'a[href="/portal/staff/interviews"]');
+      await page.waitForSelector(byTestId("interviews-count"));
+      // Nobody has asked for another time: that state, chosen by arrow keys, lists none.
+      await tabTo(page, "#interviews-status");
+      for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
+      expect(await page.$eval("#interviews-status", (el) => (el as HTMLSelectElement).value)).toBe(
+        "reschedule_requested",
+      );
+      await page.waitForSelector(`${byTestId("interviews-count")}:text("Interviews: 0.")`);
+      expect(await page.textContent("main")).toContain("No interview matches.");
+      expect(await page.locator(byTestId("interview-row")).count()).toBe(0);
+      expect(await page.locator("nav.pager").count()).toBe(0);
+      await check(page, "list-empty");
+      // An interview id nobody made: the API's 404 in the office's words, no form.
+      await page.goto(`${base}/portal/staff/interviews/${crypto.randomUUID()}`);
+      await page.waitForSelector(":text('This was not found, or is not yours to see.')");
+      expect(await page.locator(byTestId("interview-details")).count()).toBe(0);
+      await check(page, "not-found");
       expect(errors).toEqual([]);
       await page.close();
     }, 120_000);

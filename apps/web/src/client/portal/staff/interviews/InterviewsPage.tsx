@@ -156,7 +156,10 @@ export default function InterviewsPage() {
               </table>
             </ScrollTable>
           )}
-          <Pager offset={offset} count={list.length} onGo={setOffset} />
+          {/* One page or less: no pager, whose two buttons would both be disabled. */}
+          {list.length > LIST_PAGE && (
+            <Pager offset={offset} count={list.length} onGo={setOffset} />
+          )}
         </>
       )}
     </StaffLayout>
