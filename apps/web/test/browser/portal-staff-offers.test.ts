@@ -125,7 +125,8 @@ describe.skipIf(!hasChromium)(
         reason: "Military service",
       });
       await activate(page, 'a[href="/portal/staff/deferrals"]');
-      await page.waitForSelector(byTestId("staff-deferral"));
+      // The row first, then the seats it reads for its intake.
+      await page.waitForSelector(`${byTestId("staff-deferral-seats")}[data-available]`);
       const row = (await page.textContent(byTestId("staff-deferral"))) ?? "";
       expect(row).toContain("Autumn 2031 → Autumn 2032");
       expect(row).toContain("Military service");

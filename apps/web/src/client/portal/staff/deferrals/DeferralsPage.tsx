@@ -105,7 +105,7 @@ export default function DeferralsPage() {
               </td>
               <td>{formatDate(d.requestedAt)}</td>
               <td class="statement">{d.reason ?? "—"}</td>
-              <td>
+              <td data-testid="staff-deferral-seats" data-available={free?.available}>
                 {d.status !== "requested"
                   ? "—"
                   : free
