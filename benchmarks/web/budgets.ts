@@ -19,6 +19,7 @@ import { admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
 import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
 import { median } from "../stats.ts";
+import { scriptBytes } from "./page-figures.ts";
 import { measureStaffQueue } from "./staff-queue.ts";
 
 const { values } = parseArgs({
@@ -58,27 +59,6 @@ declare class PerformanceObserver {
   observe(options: { type: string }): void;
   disconnect(): void;
 }
-type ResourceTiming = { name: string; encodedBodySize: number; startTime: number };
-
-/**
- * Gzip bytes of the scripts the page loaded, as transferred: `first`, everything it fetched to
- * show itself, and `later`, what it asked for only after its first paint (the playground's
- * editor extensions and TypeScript worker), from the "after-first-paint" mark the page sets
- * (apps/web/src/client/shared/after-first-paint.ts). A page without the mark counts all as first.
- */
-const scriptBytes = (page: Page) =>
-  page.evaluate(() => {
-    const painted = performance.getEntriesByName("after-first-paint")[0]?.startTime;
-    const from = painted ?? Number.POSITIVE_INFINITY;
-    let first = 0;
-    let later = 0;
-    for (const entry of performance.getEntriesByType("resource") as unknown as ResourceTiming[]) {
-      if (!new URL(entry.name).pathname.endsWith(".js")) continue;
-      if (entry.startTime < from) first += entry.encodedBodySize;
-      else later += entry.encodedBodySize;
-    }
-    return { first, later };
-  });
 
 /** The bytes of a URL as sent with gzip (the body is not decompressed on the way). */
 async function workerBytes(url: string): Promise<{ gzip: number; raw: number }> {

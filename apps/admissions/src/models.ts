@@ -6,7 +6,11 @@
  */
 
 export type { EmailVerification } from "./modules/account/model.ts";
-export type { ApplicationCreate, ApplicationUpdate } from "./modules/applications/model.ts";
+export type {
+  ApplicationCreate,
+  ApplicationUpdate,
+  TransitionRequest,
+} from "./modules/applications/model.ts";
 export type { AuditEntry, ChainReport } from "./modules/audit/model.ts";
 export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
@@ -27,13 +31,29 @@ export {
 } from "./modules/data-rights/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
 export { EVENT_TYPES } from "./modules/events/model.ts";
+export {
+  type Clashes,
+  INTERVIEW_STATUSES,
+  type Interview,
+  type Reschedule,
+  type ScoreBody as InterviewScoreBody,
+  type SlotCreate,
+} from "./modules/interviews/model.ts";
 export type { MfaStatus, RecoveryCodes, TotpEnrolment } from "./modules/mfa/model.ts";
 export {
+  CONDITION_STATUSES,
+  type Condition,
+  type ConditionList,
+  type ConditionUpdate,
   DECISIONS,
+  DEFERRAL_STATUSES,
   type DecisionBody,
+  type Deferral,
+  type DeferralList,
   type Reason,
   type ReasonCreate,
   type ReasonUpdate,
+  type StaffDeferral,
 } from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
@@ -51,13 +71,17 @@ export type {
   RefereeCreate,
   RefereeInvitation,
   Reference,
+  ReferenceContent,
   ReferenceList,
 } from "./modules/references/model.ts";
 export { REFERENCE_PAGE } from "./modules/references/service.ts";
 export {
   type ApplicationReviews,
   type BulkAssigned,
+  type Calibration,
+  type ExtraReview,
   type QueueItem,
+  type Ranking,
   RECOMMENDATIONS,
   type Review,
   type ReviewBody,

@@ -126,6 +126,19 @@ describe("blind review applies to reviewers of that program only", () => {
     expect(leaksIn(text, [seen.id, waiting.id])).toEqual([]);
   });
 
+  test("an application's reviews say whether its program is reviewed blind, to every reader", async () => {
+    const reviewsOf = async (who: typeof admin, applicationId: string) =>
+      (
+        await expectJson<{ blindReview: boolean }>(
+          await call(ctx, who, "GET", `/api/v1/applications/${applicationId}/reviews/`),
+        )
+      ).blindReview;
+    for (const who of [admin, reviewer]) {
+      expect(await reviewsOf(who, seen.application.id)).toBe(true);
+      expect(await reviewsOf(who, control.application.id)).toBe(false);
+    }
+  });
+
   test("turning blind review off shows the names again (nothing was overwritten)", async () => {
     const base = `/api/v1/staff/programs/${blind.program.id}/review-settings/`;
     await expectJson(
@@ -133,6 +146,13 @@ describe("blind review applies to reviewers of that program only", () => {
     );
     const res = await call(ctx, reviewer, "GET", `/api/v1/applications/${seen.application.id}/`);
     expect((await expectJson<ApplicationJson>(res)).applicant.fullName).toBe(seen.id.name);
+    const reviews = await call(
+      ctx,
+      reviewer,
+      "GET",
+      `/api/v1/applications/${seen.application.id}/reviews/`,
+    );
+    expect((await expectJson<{ blindReview: boolean }>(reviews)).blindReview).toBe(false);
     await expectJson(
       await call(ctx, admin, "PUT", base, { blindReview: true, disagreementThreshold: null }),
     );

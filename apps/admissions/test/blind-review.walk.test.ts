@@ -58,6 +58,10 @@ const fillersFor = (s: Subject): Fillers => ({
     reviewerId: () => ["me"],
     // The program's code finds its applications (their names do not: blind-review.test.ts).
     search: () => [s.application.program.code],
+    // The clash check's slot (admins' only): a day on, half an hour, the reviewer on its panel.
+    startsAt: () => [new Date(ctx.clock.now() + 86_400_000).toISOString()],
+    durationMinutes: () => ["30"],
+    panel: () => [reviewer.user.id],
   },
 });
 

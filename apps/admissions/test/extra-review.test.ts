@@ -56,11 +56,18 @@ describe("an extra review when two totals disagree", () => {
     const application = await assignedApplication(ctx, admin, intake.id, [r1, r2]);
     await scored(ctx, r1, application.id, 5);
     expect(await assignedIds(application.id)).toEqual([r1.user.id, r2.user.id].sort());
+    expect((await reviewsOf(application.id)).extraReview).toBeNull();
     await scored(ctx, r2, application.id, 3);
     expect(await assignedIds(application.id)).toEqual(
       [r1.user.id, r2.user.id, free.user.id].sort(),
     );
     const [extra] = await extraFor(application.id);
+    // The application's reviews say the same, to admins and to its reviewers alike.
+    expect((await reviewsOf(application.id)).extraReview).toEqual(extra ?? null);
+    const seenByReviewer = await expectJson<ApplicationReviews>(
+      await call(ctx, r1, "GET", `/api/v1/applications/${application.id}/reviews/`),
+    );
+    expect(seenByReviewer.extraReview?.reviewerId).toBe(free.user.id);
     expect(extra).toMatchObject({
       reviewerId: free.user.id,
       lowTotal: 3,
@@ -191,6 +198,13 @@ describe("with nobody eligible, the application is flagged for admins", () => {
     const flagged = await extraReviews("?flagged=true");
     const mine = flagged.find((x) => x.applicationId === application.id);
     expect(mine).toMatchObject({ reviewerId: null, resolvedAt: null, programId: program.id });
+    expect((await reviewsOf(application.id)).extraReview).toMatchObject({
+      reviewerId: null,
+      resolvedAt: null,
+      lowTotal: 1,
+      highTotal: 5,
+      threshold: 1.5,
+    });
     expect(await auditOf(application.id, "review.extra_flagged")).toHaveLength(1);
     expect(await auditOf(application.id, "review.extra_requested")).toEqual([]);
     // The program filter finds it; another program's does not.
@@ -215,6 +229,7 @@ describe("with nobody eligible, the application is flagged for admins", () => {
     const [resolved] = await extraFor(application.id);
     expect(resolved?.reviewerId).toBe(later.user.id);
     expect(resolved?.resolvedAt).not.toBeNull();
+    expect((await reviewsOf(application.id)).extraReview).toEqual(resolved ?? null);
     expect(
       (await extraReviews("?flagged=true")).some((x) => x.applicationId === application.id),
     ).toBe(false);

@@ -1328,6 +1328,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/interviews/clashes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who of a panel is on another interview at a time, booking nothing (admins)
+         * @description The check a new slot or a reschedule makes (409 INTERVIEW_CLASH), asked ahead so a form can warn: each panel member on a live interview overlapping [startsAt, startsAt + durationMinutes), with that interview's times. `exceptId`: the interview being moved.
+         */
+        get: operations["interviews.clashes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mfa/": {
         parameters: {
             query?: never;
@@ -2112,6 +2132,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/staff/deferrals/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every application's deferral requests, oldest first (admins)
+         * @description `status=requested`: the ones waiting for a decision. Each with the applicant and the program, so the office can work through them.
+         */
+        get: operations["staff.deferrals.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/staff/intakes/{id}/decisions-due/": {
         parameters: {
             query?: never;
@@ -2792,6 +2832,8 @@ export type components = {
         ApplicationReviews: {
             /** Format: uuid */
             applicationId: string;
+            /** @description The program is reviewed blind: reviewers get no name, email, institution, profile or file names */
+            blindReview: boolean;
             rubric: components["schemas"]["Rubric"] | null;
             assignments: {
                 reviewer: {
@@ -2825,6 +2867,8 @@ export type components = {
                 discuss: number;
             };
             interview: components["schemas"]["InterviewSummary"];
+            /** @description Two counted totals disagreed past the threshold: the extra reviewer assigned, or null reviewerId while flagged (unresolved until an admin assigns one) */
+            extraReview: components["schemas"]["ExtraReview"] | null;
         };
         /** @enum {string} */
         ApplicationStatus: "draft" | "submitted" | "under_review" | "interviewing" | "offered" | "conditionally_offered" | "waitlisted" | "rejected" | "accepted" | "declined" | "offer_expired" | "enrolled" | "conditions_not_met" | "withdrawn";
@@ -3118,6 +3162,19 @@ export type components = {
         };
         /** @enum {string} */
         ChecklistStatus: "missing" | "uploaded" | "verified" | "rejected";
+        Clashes: {
+            /** @description Each panel member busy then, with the live interview they are on */
+            clashes: {
+                /** Format: uuid */
+                userId: string;
+                /** Format: uuid */
+                interviewId: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+            }[];
+        };
         Condition: {
             /** Format: uuid */
             id: string;
@@ -3355,6 +3412,8 @@ export type components = {
             /** @description Oldest first */
             results: components["schemas"]["Deferral"][];
         };
+        /** @enum {string} */
+        DeferralStatus: "requested" | "approved" | "refused";
         /** @description Payments with their applications: oldest first while pending (the longest waiting), newest first otherwise */
         DeskPage: {
             /** @description Items matching the filters, all pages */
@@ -3523,21 +3582,22 @@ export type components = {
         };
         /** @enum {string} */
         EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled";
+        ExtraReview: {
+            /** Format: uuid */
+            applicationId: string;
+            /** Format: uuid */
+            programId: string;
+            /** @description null: flagged, nobody eligible was free */
+            reviewerId: string | null;
+            lowTotal: number;
+            highTotal: number;
+            threshold: number;
+            /** Format: date-time */
+            createdAt: string;
+            resolvedAt: string | null;
+        };
         ExtraReviews: {
-            items: {
-                /** Format: uuid */
-                applicationId: string;
-                /** Format: uuid */
-                programId: string;
-                /** @description null: flagged, nobody eligible was free */
-                reviewerId: string | null;
-                lowTotal: number;
-                highTotal: number;
-                threshold: number;
-                /** Format: date-time */
-                createdAt: string;
-                resolvedAt: string | null;
-            }[];
+            items: components["schemas"]["ExtraReview"][];
         };
         /** @description Events after the cursor, oldest first */
         FeedPage: {
@@ -4864,6 +4924,51 @@ export type components = {
              */
             password: string;
             role: components["schemas"]["StaffRole"];
+        };
+        StaffDeferral: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            applicationId: string;
+            fromIntake: {
+                /** Format: uuid */
+                id: string;
+                term: string;
+            };
+            toIntake: {
+                /** Format: uuid */
+                id: string;
+                term: string;
+            };
+            /**
+             * @description requested: waiting for staff; approved: the place moved; refused
+             * @enum {string}
+             */
+            status: "requested" | "approved" | "refused";
+            reason: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            decidedAt: string | null;
+            decisionNote: string | null;
+            applicant: {
+                /** Format: uuid */
+                id: string;
+                fullName: string;
+            };
+            program: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                name: string;
+            };
+        };
+        /** @description Deferral requests, oldest first */
+        StaffDeferralPage: {
+            /** @description Items matching the filters, all pages */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["StaffDeferral"][];
         };
         /** @description Staff accounts, by name */
         StaffPage: {
@@ -14921,6 +15026,8 @@ export interface operations {
                 applicationId?: string;
                 /** @description open: a slot nobody is invited to; invited: waiting for the applicant; confirmed; reschedule_requested: the applicant asked for another time; cancelled */
                 status?: "open" | "invited" | "confirmed" | "reschedule_requested" | "cancelled";
+                /** @description Only interviews that end after this moment (now: the ones still to come) */
+                from?: string;
                 /** @description Staff: true for only the interviews whose panel I sit on */
                 mine?: boolean;
             };
@@ -16243,6 +16350,126 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "interviews.clashes.list": {
+        parameters: {
+            query: {
+                startsAt: string;
+                durationMinutes: number;
+                /** @description 1–10 staff user ids, comma-separated */
+                panel: string;
+                /** @description The interview being moved: it never clashes with itself */
+                exceptId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clashes"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
                     };
                 };
             };
@@ -22437,6 +22664,123 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "RUBRIC_MISSING";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "staff.deferrals.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: components["schemas"]["DeferralStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deferral requests, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffDeferralPage"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "FORBIDDEN";
                     };
                 };
             };

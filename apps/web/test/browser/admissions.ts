@@ -70,12 +70,12 @@ export async function admissionsBackend(smtpUrl?: string) {
 type Json = Record<string, unknown> & { id: string };
 export type AdminApi = Awaited<ReturnType<typeof adminApi>>;
 
-/** The admin, signed in through the gateway with a bearer token. */
-export async function adminApi(base: string) {
+/** The admin (or another staff account), signed in through the gateway with a bearer token. */
+export async function adminApi(base: string, who: { email: string; password: string } = ADMIN) {
   const login = await fetch(`${base}/api/v1/auth/login/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(ADMIN),
+    body: JSON.stringify({ email: who.email, password: who.password }),
   });
   if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
   const { accessToken } = (await login.json()) as { accessToken: string };

@@ -117,13 +117,19 @@ export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-output", "
  * them, so a run that repeats the tests for another reason (the portal's on PostgreSQL + Redis,
  * which renders the same pages) says WEB_TEST_SCREENSHOTS=off and spends no time on them.
  */
-export async function screenshots(page: Page, name: string): Promise<void> {
+export async function screenshots(
+  page: Page,
+  name: string,
+  /** Waits, after each change of width, for what redraws on its own (a PDF viewer). */
+  settle?: (page: Page) => Promise<void>,
+): Promise<void> {
   if (process.env.WEB_TEST_SCREENSHOTS === "off") return;
   for (const [label, size] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const) {
     await page.setViewportSize(size);
+    await settle?.(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);

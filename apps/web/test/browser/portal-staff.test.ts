@@ -11,6 +11,7 @@ import { ADMIN } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM, type Page } from "./chromium.ts";
 import { activate, byTestId, pressFor, recordFocus, tabTo, typeSignIn } from "./keyboard.ts";
 import { portalHarness } from "./portal-harness.ts";
+import { previewLoaded, staffSignIn } from "./staff-pages.ts";
 import { REVIEWER, reviewReadyApplication } from "./staff-setup.ts";
 
 if (!hasChromium) console.warn(`portal staff browser tests ${NO_CHROMIUM}`);
@@ -29,37 +30,8 @@ describe.skipIf(!hasChromium)(
       notOurs: (error) => error.stack?.includes("chrome-extension://") ?? false,
     });
 
-    /**
-     * The PDF preview has loaded: the iframe holds Chromium's viewer (an extension page), which
-     * loads the PDF itself in a frame of its own, seconds later on a busy machine. Until then a
-     * Tab into the viewer is handed back later as focus on the link after it, wherever the focus
-     * has gone meanwhile (recorded: an arrow key in the decision group lost that way). Leaving
-     * the page while the viewer is still starting also makes the viewer itself throw.
-     */
-    const previewLoaded = async (page: Page) => {
-      const iframe = await page.waitForSelector(`${byTestId("document")} iframe`);
-      const src = await iframe.getAttribute("src");
-      const deadline = Date.now() + 30_000;
-      const pdfFrame = () =>
-        page
-          .frames()
-          .find((f) => f.url() === src && f.parentFrame()?.url().startsWith("chrome-extension://"));
-      while (!pdfFrame()) {
-        if (Date.now() > deadline) throw new Error(`Chromium's viewer never loaded ${src}`);
-        await Bun.sleep(50);
-      }
-      await pdfFrame()?.waitForLoadState("load");
-    };
-    /** Keyboard only: the staff sign-in, then the queue. */
-    const signIn = async (page: Page, email: string, password: string) => {
-      const { base } = ctx();
-      await page.goto(`${base}/portal/staff/`);
-      await page.waitForURL(`${base}/portal/staff/login?next=%2Fportal%2Fstaff%2F`);
-      await page.waitForSelector(byTestId("login-email"));
-      await typeSignIn(page, email, password);
-      await page.waitForURL(`${base}/portal/staff/`);
-      await page.waitForSelector(byTestId("staff-queue"));
-    };
+    const signIn = (page: Page, email: string, password: string) =>
+      staffSignIn(page, ctx().base, email, password);
 
     test("a reviewer scores an application, then an admin decides it with the seats in view — keyboard only", async () => {
       const { base, context, admin, mailbox } = ctx();
@@ -78,17 +50,23 @@ describe.skipIf(!hasChromium)(
       await activate(page, `${byTestId("queue-item")} a`);
       await page.waitForURL(`${base}/portal/staff/applications/${applicationId}`);
 
-      // The documents, previewed inline from blob: URLs: the PDF in a frame, the PNG as an image.
-      await page.waitForSelector(
-        `${byTestId("document")}[data-media-type="application/pdf"] iframe`,
-      );
-      await page.waitForSelector(`${byTestId("document")}[data-media-type="image/png"] img`);
+      // The documents, listed by type beside the rubric, each fetched only once it is opened.
+      await page.waitForSelector(`${byTestId("documents-panel")} ${byTestId("document")}`);
+      expect(await page.locator(byTestId("document-preview")).count()).toBe(0);
+      const opener = (media: string) =>
+        `${byTestId("document")}[data-media-type="${media}"] ${byTestId("document-open")}`;
+      // The transcript: Chromium's PDF viewer in a frame, of a blob: URL.
+      await activate(page, opener("application/pdf"));
       await previewLoaded(page);
-      const sources = await page
-        .locator(byTestId("document-preview"))
-        .evaluateAll((els) => els.map((el) => el.getAttribute("src") ?? ""));
-      expect(sources.length).toBe(2);
-      for (const src of sources) expect(src.startsWith("blob:")).toBe(true);
+      const pdf = await page.getAttribute(`${byTestId("document")} iframe`, "src");
+      expect(pdf?.startsWith("blob:")).toBe(true);
+      expect(await page.getAttribute(`${byTestId("document")} iframe`, "title")).toBe("Transcript");
+      // The CV: the image replaces the PDF (one viewer at a time), from a blob: URL too.
+      await activate(page, opener("image/png"));
+      await page.waitForSelector(`${byTestId("document")}[data-media-type="image/png"] img`);
+      expect(await page.locator(`${byTestId("document")} iframe`).count()).toBe(0);
+      const image = await page.getAttribute(`${byTestId("document")} img`, "src");
+      expect(image?.startsWith("blob:")).toBe(true);
       expect(
         await page.$eval(
           `${byTestId("document")} img`,
@@ -215,7 +193,6 @@ describe.skipIf(!hasChromium)(
       await signIn(page, ADMIN.email, ADMIN.password);
       await page.goto(`${base}/portal/staff/applications/${applicationId}`);
       await page.waitForSelector('[data-testid="seats"][data-available="10"]');
-      await previewLoaded(page);
       // The radio group from the keyboard: Tab into it, arrows to "waiting list".
       await tabTo(page, byTestId("decision-offer"));
       // One arrow at a time, each waited for: the form re-renders on each choice (a conditional

@@ -42,8 +42,26 @@ export const REVIEWER = { password: "a-long-reviewer-password" };
 
 type Mailbox = { link: (to: string, event: string) => Promise<string> };
 
-export async function reviewReadyApplication(base: string, admin: AdminApi, mailbox: Mailbox) {
-  const program = await admin.openProgram("Staff Testing");
+/** The applicant's calls through the gateway with their bearer token (JSON, or a form). */
+export type ApplicantCall = <T = Record<string, unknown> & { id: string }>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<T>;
+
+export type ReviewReadyOptions = {
+  /** The programme's name (the queue's search finds it). */
+  programName?: string;
+  /** Run with the draft complete and paid, before it is submitted (naming referees, say). */
+  beforeSubmit?: (as: ApplicantCall, applicationId: string) => Promise<void>;
+  /** Apply to this programme's intake (made by an earlier call) rather than a new programme's. */
+  into?: { programId: string; intakeId: string };
+};
+
+/** A programme open now with a transcript and a CV required and a rubric on 1–5. */
+async function reviewedProgramme(admin: AdminApi, name: string) {
+  const program = await admin.openProgram(name);
   // A CV too, so an image is among the documents to preview.
   await admin.call("PATCH", `/catalog/programs/${program.id}/`, {
     requiredDocuments: ["transcript", "cv"],
@@ -55,6 +73,21 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
       { key: "statement", label: "Personal statement", weight: 1 },
     ],
   });
+  const intakes = await admin.call<{ intakes: { id: string }[] }>(
+    "GET",
+    `/catalog/programs/${program.id}/`,
+  );
+  return { programId: program.id, intakeId: intakes.intakes[0]?.id ?? "" };
+}
+
+export async function reviewReadyApplication(
+  base: string,
+  admin: AdminApi,
+  mailbox: Mailbox,
+  options: ReviewReadyOptions = {},
+) {
+  const { programId, intakeId } =
+    options.into ?? (await reviewedProgramme(admin, options.programName ?? "Staff Testing"));
   const reviewerEmail = `rita-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
   const reviewer = await admin.call("POST", "/staff/users/", {
     email: reviewerEmail,
@@ -62,7 +95,7 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     password: REVIEWER.password,
     role: "reviewer",
   });
-  await admin.call("PUT", `/staff/programs/${program.id}/reviewers/`, {
+  await admin.call("PUT", `/staff/programs/${programId}/reviewers/`, {
     reviewerIds: [reviewer.id],
   });
 
@@ -80,7 +113,7 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     body: JSON.stringify({ email, password }),
   });
   const { accessToken } = (await login.json()) as { accessToken: string };
-  const as = async <T = Record<string, unknown> & { id: string }>(
+  const as: ApplicantCall = async <T = Record<string, unknown> & { id: string }>(
     method: string,
     path: string,
     body?: unknown,
@@ -103,11 +136,6 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
   const token = new URL(link).searchParams.get("token");
   await as("POST", "/account/email-verification/confirm/", { token });
 
-  const intakes = await admin.call<{ intakes: { id: string }[] }>(
-    "GET",
-    `/catalog/programs/${program.id}/`,
-  );
-  const intakeId = intakes.intakes[0]?.id ?? "";
   const draft = await as<{ id: string; version: number }>("POST", "/applications/", { intakeId });
   await as(
     "PATCH",
@@ -133,7 +161,16 @@ export async function reviewReadyApplication(base: string, admin: AdminApi, mail
     },
   );
   await admin.call("POST", `/payments/${payment.id}/confirm/`, { note: "Transfer received" });
+  await options.beforeSubmit?.(as, draft.id);
   await as("POST", `/applications/${draft.id}/submit/`);
   await admin.call("POST", `/applications/${draft.id}/assignments/`, { reviewerId: reviewer.id });
-  return { applicationId: draft.id, intakeId, reviewerEmail };
+  return {
+    applicationId: draft.id,
+    intakeId,
+    reviewerEmail,
+    reviewerId: reviewer.id,
+    programId,
+    applicantEmail: email,
+    as,
+  };
 }

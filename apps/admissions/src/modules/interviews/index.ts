@@ -5,6 +5,8 @@ import type { AuthGuard } from "../auth/guard.ts";
 import { STAFF } from "../users/model.ts";
 import { originOf } from "../workflow/service.ts";
 import {
+  Clashes,
+  ClashQuery,
   Interview,
   InterviewList,
   InterviewParams,
@@ -19,6 +21,7 @@ import {
   cancelInterview,
   confirmInterview,
   createSlot,
+  findClashes,
   getInterview,
   type InterviewsDeps,
   inviteToInterview,
@@ -43,6 +46,18 @@ export const interviews = (deps: Deps) =>
       detail: {
         tags,
         summary: "Interviews by start time: staff all (filtered), an applicant their own",
+        security: readSecurity,
+      },
+    })
+    .get("/clashes/", ({ query }) => findClashes(deps, query), {
+      auth: ["admin"],
+      query: ClashQuery,
+      response: { 200: Clashes, ...problems("FORBIDDEN") },
+      detail: {
+        tags,
+        summary: "Who of a panel is on another interview at a time, booking nothing (admins)",
+        description:
+          "The check a new slot or a reschedule makes (409 INTERVIEW_CLASH), asked ahead so a form can warn: each panel member on a live interview overlapping [startsAt, startsAt + durationMinutes), with that interview's times. `exceptId`: the interview being moved.",
         security: readSecurity,
       },
     })

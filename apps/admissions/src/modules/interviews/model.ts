@@ -117,6 +117,12 @@ export type ScoreBody = typeof ScoreBody.static;
 export const InterviewQuery = t.Object({
   applicationId: t.Optional(idInput()),
   status: t.Optional(InterviewStatus),
+  from: t.Optional(
+    t.String({
+      format: "date-time",
+      description: "Only interviews that end after this moment (now: the ones still to come)",
+    }),
+  ),
   mine: t.Optional(
     t.BooleanString({ description: "Staff: true for only the interviews whose panel I sit on" }),
   ),
@@ -124,3 +130,33 @@ export const InterviewQuery = t.Object({
 export type InterviewQuery = typeof InterviewQuery.static;
 
 export const InterviewParams = idParams("interviewId");
+
+const UUID_LIST = "^[0-9a-fA-F-]{1,64}(,[0-9a-fA-F-]{1,64}){0,9}$";
+
+/** A slot not yet made (or one being moved): who of its panel is busy then. */
+export const ClashQuery = t.Object({
+  startsAt: t.String({ format: "date-time" }),
+  durationMinutes: t.Integer({ minimum: 5, maximum: 480 }),
+  panel: t.String({
+    pattern: UUID_LIST,
+    description: "1–10 staff user ids, comma-separated",
+    examples: ["0198f2c4-5b7e-7c3a-9a51-0d3c7f1e2a10"],
+  }),
+  exceptId: t.Optional(
+    idInput({ description: "The interview being moved: it never clashes with itself" }),
+  ),
+});
+export type ClashQuery = typeof ClashQuery.static;
+
+export const Clashes = t.Object({
+  clashes: t.Array(
+    t.Object({
+      userId: Id,
+      interviewId: Id,
+      startsAt: Timestamp,
+      endsAt: Timestamp,
+    }),
+    { description: "Each panel member busy then, with the live interview they are on" },
+  ),
+});
+export type Clashes = typeof Clashes.static;

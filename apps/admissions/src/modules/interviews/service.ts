@@ -23,7 +23,7 @@ import {
   markInvited,
   ownUpcoming,
 } from "./internal/invitations.ts";
-import { findInterview, type InterviewRow, panelOf } from "./internal/queries.ts";
+import { findInterview, type InterviewRow, panelClashes, panelOf } from "./internal/queries.ts";
 import { interviewsFor } from "./internal/read.ts";
 import { scorableBy, writeScore } from "./internal/scores.ts";
 import {
@@ -37,6 +37,8 @@ import {
   whereOf,
 } from "./internal/slots.ts";
 import type {
+  Clashes,
+  ClashQuery,
   Interview,
   InterviewQuery,
   Invite,
@@ -82,6 +84,20 @@ export const getInterview = (deps: InterviewsDeps, viewer: User, id: string) =>
       });
     }
     return showInterview(sql, row, viewer);
+  });
+
+/**
+ * Who of a panel is busy at a time, without booking anything: the same overlap the booking
+ * checks (internal/queries.ts panelClashes), so the admin's form can warn before saving. The
+ * booking itself still checks again under its locks.
+ */
+export const findClashes = (deps: InterviewsDeps, query: ClashQuery): Promise<Clashes> =>
+  deps.db.run(async (sql) => {
+    const start = Date.parse(query.startsAt);
+    const end = start + query.durationMinutes * 60_000;
+    const panel = [...new Set(query.panel.split(","))];
+    const exceptId = query.exceptId ?? null;
+    return { clashes: await panelClashes(sql, panel, isoAt(start), isoAt(end), exceptId) };
   });
 
 /** Interviews by start time: staff's filter, or the applicant's own. */

@@ -1,6 +1,7 @@
 import { clientGuards, type TrustedProxies } from "@platform/server";
 import { Elysia } from "elysia";
 import { jsonBody, problems, readSecurity, withHeaders, writeSecurity } from "../../lib/openapi.ts";
+import { pageOf } from "../../lib/pagination.ts";
 import { ApplicationParams } from "../../lib/schema.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { Application } from "../workflow/model.ts";
@@ -21,11 +22,14 @@ import {
   ReasonParams,
   ReasonQuery,
   ReasonUpdate,
+  StaffDeferralPage,
+  StaffDeferralQuery,
 } from "./model.ts";
 import {
   approveDeferral,
   createReason,
   decide,
+  listAllDeferrals,
   listConditions,
   listDeferrals,
   listReasons,
@@ -181,6 +185,22 @@ export const offers = (deps: Deps) =>
         detail: {
           tags,
           summary: "The application's deferral requests (its applicant, staff)",
+          security: readSecurity,
+        },
+      },
+    )
+    .get(
+      "/staff/deferrals/",
+      ({ query, request }) => listAllDeferrals(deps, query, pageOf(query), request.url),
+      {
+        auth: ["admin"],
+        query: StaffDeferralQuery,
+        response: { 200: StaffDeferralPage, ...problems("FORBIDDEN") },
+        detail: {
+          tags,
+          summary: "Every application's deferral requests, oldest first (admins)",
+          description:
+            "`status=requested`: the ones waiting for a decision. Each with the applicant and the program, so the office can work through them.",
           security: readSecurity,
         },
       },

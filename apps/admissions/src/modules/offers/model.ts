@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, idInput, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText, singleLineText } from "../../lib/text.ts";
 import { ApplicationStatus, DecisionFields, REASON_KINDS, ReasonCode } from "../workflow/model.ts";
@@ -110,6 +111,7 @@ export type Deferral = typeof Deferral.static;
 export const DeferralList = t.Object({
   results: t.Array(Deferral, { description: "Oldest first" }),
 });
+export type DeferralList = typeof DeferralList.static;
 
 export const DeferralCreate = t.Object(
   {
@@ -128,6 +130,24 @@ export const DeferralDecision = t.Optional(
 export type DeferralDecision = typeof DeferralDecision.static;
 
 export const DeferralParams = idParams("id", "deferralId");
+
+export const DeferralStatus = enumOf(DEFERRAL_STATUSES);
+
+/** Every application's requests, for the office's list (admins): who asked, on which program. */
+export const StaffDeferralQuery = t.Object({
+  ...PageQuery,
+  status: t.Optional(DeferralStatus),
+});
+export type StaffDeferralQuery = typeof StaffDeferralQuery.static;
+
+export const StaffDeferral = t.Object({
+  ...Deferral.properties,
+  applicant: t.Object({ id: Id, fullName: t.String() }),
+  program: t.Object({ id: Id, code: t.String(), name: t.String() }),
+});
+export type StaffDeferral = typeof StaffDeferral.static;
+
+export const StaffDeferralPage = Paginated(StaffDeferral, "Deferral requests, oldest first");
 
 // The reasons to pick for a rejection, withdrawal or decline.
 

@@ -1,6 +1,7 @@
 import type { Logger } from "@platform/server";
 import type { Db } from "../../db/client.ts";
 import { isoAt } from "../../lib/ids.ts";
+import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import { transition } from "../applications/service.ts";
 import { enqueueEmail } from "../outbox/service.ts";
@@ -39,6 +40,7 @@ import { type DecisionSettings, decisionColumns } from "./internal/decision.ts";
 import {
   approvedLetter,
   closed,
+  deferralsIn,
   deferralsOf,
   findDeferral,
   insertRequest,
@@ -66,6 +68,8 @@ import type {
   ReasonCreate,
   ReasonQuery,
   ReasonUpdate,
+  StaffDeferral,
+  StaffDeferralQuery,
 } from "./model.ts";
 
 /*
@@ -263,6 +267,18 @@ export const listDeferrals = (deps: OffersDeps, viewer: User, applicationId: str
   deps.db.run(async (sql) => {
     await loadVisible(sql, applicationId, viewer);
     return { results: (await deferralsOf(sql, applicationId)).map(toDeferral) };
+  });
+
+/** The office's list of deferral requests across applications (admins), oldest first. */
+export const listAllDeferrals = (
+  deps: OffersDeps,
+  query: StaffDeferralQuery,
+  page: Page,
+  requestUrl: string,
+): Promise<PageOf<StaffDeferral>> =>
+  deps.db.run(async (sql) => {
+    const { total, items } = await deferralsIn(sql, query.status, page);
+    return toPage(requestUrl, page, total, items);
   });
 
 /**

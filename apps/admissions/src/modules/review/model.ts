@@ -220,8 +220,25 @@ export const InterviewSummary = t.Object(
 );
 export type InterviewSummary = typeof InterviewSummary.static;
 
+/** One application's automatic extra review (internal/extra-review.ts): asked for, or flagged. */
+export const ExtraReview = t.Object({
+  applicationId: Id,
+  programId: Id,
+  reviewerId: t.Nullable(Id, { description: "null: flagged, nobody eligible was free" }),
+  lowTotal: t.Number(),
+  highTotal: t.Number(),
+  threshold: t.Number(),
+  createdAt: Timestamp,
+  resolvedAt: t.Nullable(Timestamp),
+});
+export type ExtraReview = typeof ExtraReview.static;
+
 export const ApplicationReviews = t.Object({
   applicationId: Id,
+  blindReview: t.Boolean({
+    description:
+      "The program is reviewed blind: reviewers get no name, email, institution, profile or file names",
+  }),
   rubric: t.Nullable(Rubric),
   assignments: t.Array(
     t.Object({ reviewer: Person, assignedAt: Timestamp, reviewed: t.Boolean() }),
@@ -239,6 +256,10 @@ export const ApplicationReviews = t.Object({
     { description: "How many counted reviews recommend each outcome" },
   ),
   interview: InterviewSummary,
+  extraReview: t.Nullable(ExtraReview, {
+    description:
+      "Two counted totals disagreed past the threshold: the extra reviewer assigned, or null reviewerId while flagged (unresolved until an admin assigns one)",
+  }),
 });
 export type ApplicationReviews = typeof ApplicationReviews.static;
 
@@ -334,18 +355,5 @@ export const ExtraReviewsQuery = t.Object({
 });
 export type ExtraReviewsQuery = typeof ExtraReviewsQuery.static;
 
-export const ExtraReviews = t.Object({
-  items: t.Array(
-    t.Object({
-      applicationId: Id,
-      programId: Id,
-      reviewerId: t.Nullable(Id, { description: "null: flagged, nobody eligible was free" }),
-      lowTotal: t.Number(),
-      highTotal: t.Number(),
-      threshold: t.Number(),
-      createdAt: Timestamp,
-      resolvedAt: t.Nullable(Timestamp),
-    }),
-  ),
-});
+export const ExtraReviews = t.Object({ items: t.Array(ExtraReview) });
 export type ExtraReviews = typeof ExtraReviews.static;

@@ -22,6 +22,7 @@ import {
 } from "./internal/assignments.ts";
 import {
   calibrationOf,
+  extraReviewOf,
   extraReviewsIn,
   rankingOf,
   reviewsIn,
@@ -362,7 +363,13 @@ export function getReviews(
   return deps.db.run(async (sql) => {
     const application = await loadVisible(sql, applicationId, viewer);
     if (await isConflicted(sql, applicationId, viewer.id)) throw conflictOfInterest();
-    return applicationReviews(sql, applicationId, await findRubric(sql, application.program.id));
+    const programId = application.program.id;
+    const settings = await findReviewSettings(sql, programId, deps.defaultThreshold);
+    return {
+      ...(await applicationReviews(sql, applicationId, await findRubric(sql, programId))),
+      blindReview: settings.blindReview,
+      extraReview: await extraReviewOf(sql, applicationId),
+    };
   });
 }
 

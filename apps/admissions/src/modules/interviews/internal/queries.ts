@@ -93,14 +93,24 @@ export async function panelClashes(
   startsAt: string,
   endsAt: string,
   exceptId: string | null,
-): Promise<{ userId: string; interviewId: string }[]> {
+): Promise<{ userId: string; interviewId: string; startsAt: string; endsAt: string }[]> {
   if (userIds.length === 0) return [];
-  const rows = (await sql`SELECT user_id, interview_id FROM interview_panel
+  const rows = (await sql`SELECT user_id, interview_id, starts_at, ends_at FROM interview_panel
     WHERE user_id IN ${sql(userIds)} AND active = ${true}
       AND starts_at < ${endsAt} AND ends_at > ${startsAt}
       AND interview_id <> ${exceptId ?? ""}
-    ORDER BY user_id, starts_at`) as { user_id: string; interview_id: string }[];
-  return rows.map((row) => ({ userId: row.user_id, interviewId: row.interview_id }));
+    ORDER BY user_id, starts_at`) as {
+    user_id: string;
+    interview_id: string;
+    starts_at: unknown;
+    ends_at: unknown;
+  }[];
+  return rows.map((row) => ({
+    userId: row.user_id,
+    interviewId: row.interview_id,
+    startsAt: toIso(row.starts_at),
+    endsAt: toIso(row.ends_at),
+  }));
 }
 
 export const panelOf = async (sql: SQL, interviewId: string): Promise<string[]> =>

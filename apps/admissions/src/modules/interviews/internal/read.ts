@@ -13,6 +13,7 @@ export async function interviewsFor(sql: SQL, viewer: User, query: InterviewQuer
     staff ? sql`1 = 1` : sql`a.applicant_id = ${viewer.id}`,
     query.applicationId ? sql`iv.application_id = ${query.applicationId}` : sql`1 = 1`,
     query.status ? sql`iv.status = ${query.status}` : sql`1 = 1`,
+    query.from ? sql`iv.ends_at > ${new Date(query.from).toISOString()}` : sql`1 = 1`,
     staff && query.mine
       ? sql`iv.id IN (SELECT interview_id FROM interview_panel WHERE user_id = ${viewer.id})`
       : sql`1 = 1`,

@@ -46,7 +46,7 @@ export async function assertNoClash(
   if (clashes.length) {
     throw problem("INTERVIEW_CLASH", {
       detail: `${clashes.length === 1 ? "A panel member is" : "Panel members are"} already on an interview at that time`,
-      extensions: { clashes },
+      extensions: { clashes: clashes.map(({ userId, interviewId }) => ({ userId, interviewId })) },
     });
   }
 }

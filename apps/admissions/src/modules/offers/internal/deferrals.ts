@@ -1,12 +1,13 @@
 import { invalidField } from "@platform/server";
 import type { SQL } from "bun";
-import { isUniqueViolation, toIso, toIsoOrNull } from "../../../db/dialect.ts";
+import { isUniqueViolation, toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
 import { newId } from "../../../lib/ids.ts";
+import type { Page } from "../../../lib/pagination.ts";
 import { problem } from "../../../problems.ts";
 import { findIntakeWithProgram } from "../../catalog/service.ts";
 import type { Application, Origin } from "../../workflow/model.ts";
 import { adjustCount, lostRace, recordTransition, seatsOf } from "../../workflow/service.ts";
-import type { Deferral, DeferralCreate } from "../model.ts";
+import type { Deferral, DeferralCreate, StaffDeferral } from "../model.ts";
 
 /*
  * Deferrals (issue 19) as rows: an accepted place moved to a later intake of the same program,
@@ -47,6 +48,43 @@ export const toDeferral = (row: DeferralRow): Deferral => ({
 export const deferralsOf = (sql: SQL, applicationId: string): Promise<DeferralRow[]> =>
   sql`${selectDeferrals(sql)} WHERE d.application_id = ${applicationId}
     ORDER BY d.requested_at, d.id`;
+
+type StaffDeferralRow = DeferralRow & {
+  applicant_id: string;
+  applicant_name: string;
+  program_id: string;
+  program_code: string;
+  program_name: string;
+};
+
+/** Every application's requests (of one status), oldest first, with who asked and where. */
+export async function deferralsIn(
+  sql: SQL,
+  status: Deferral["status"] | undefined,
+  page: Page,
+): Promise<{ total: number; items: StaffDeferral[] }> {
+  const where = status === undefined ? sql`1 = 1` : sql`d.status = ${status}`;
+  const [total] = await sql`SELECT count(*) AS n FROM deferrals d WHERE ${where}`;
+  const rows = (await sql`SELECT d.*, f.term AS from_term, n.term AS to_term,
+      a.applicant_id, u.full_name AS applicant_name,
+      p.id AS program_id, p.code AS program_code, p.name AS program_name
+    FROM deferrals d
+    JOIN intakes f ON f.id = d.from_intake_id
+    JOIN intakes n ON n.id = d.to_intake_id
+    JOIN applications a ON a.id = d.application_id
+    JOIN users u ON u.id = a.applicant_id
+    JOIN programs p ON p.id = a.program_id
+    WHERE ${where}
+    ORDER BY d.requested_at, d.id LIMIT ${page.limit} OFFSET ${page.offset}`) as StaffDeferralRow[];
+  return {
+    total: toInt(total?.n ?? 0),
+    items: rows.map((row) => ({
+      ...toDeferral(row),
+      applicant: { id: row.applicant_id, fullName: row.applicant_name },
+      program: { id: row.program_id, code: row.program_code, name: row.program_name },
+    })),
+  };
+}
 
 export async function findDeferral(
   sql: SQL,

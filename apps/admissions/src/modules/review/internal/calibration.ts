@@ -5,6 +5,7 @@ import type { ApplicationStatus } from "../../workflow/model.ts";
 import type {
   Calibration,
   CalibrationQuery,
+  ExtraReview,
   ExtraReviews,
   ExtraReviewsQuery,
   Ranking,
@@ -148,31 +149,41 @@ export function rankingOf(query: RankingQuery, rubric: Rubric, rows: Calibration
 }
 
 /** Automatic extra reviews, newest first; `flagged`: those still waiting for an admin. */
+type ExtraReviewRow = {
+  application_id: string;
+  program_id: string;
+  reviewer_id: string | null;
+  low_total: unknown;
+  high_total: unknown;
+  threshold: unknown;
+  created_at: unknown;
+  resolved_at: unknown;
+};
+
+const toExtraReview = (row: ExtraReviewRow): ExtraReview => ({
+  applicationId: row.application_id,
+  programId: row.program_id,
+  reviewerId: row.reviewer_id,
+  lowTotal: Number(row.low_total),
+  highTotal: Number(row.high_total),
+  threshold: Number(row.threshold),
+  createdAt: toIso(row.created_at),
+  resolvedAt: toIsoOrNull(row.resolved_at),
+});
+
 export async function extraReviewsIn(sql: SQL, query: ExtraReviewsQuery): Promise<ExtraReviews> {
   const rows = (await sql`SELECT x.*, a.program_id FROM review_extra_requests x
     JOIN applications a ON a.id = x.application_id
     WHERE ${query.programId === undefined ? sql`1 = 1` : sql`a.program_id = ${query.programId}`}
       ${query.flagged ? sql`AND x.resolved_at IS NULL` : sql``}
-    ORDER BY x.created_at DESC, x.application_id LIMIT 500`) as {
-    application_id: string;
-    program_id: string;
-    reviewer_id: string | null;
-    low_total: unknown;
-    high_total: unknown;
-    threshold: unknown;
-    created_at: unknown;
-    resolved_at: unknown;
-  }[];
-  return {
-    items: rows.map((row) => ({
-      applicationId: row.application_id,
-      programId: row.program_id,
-      reviewerId: row.reviewer_id,
-      lowTotal: Number(row.low_total),
-      highTotal: Number(row.high_total),
-      threshold: Number(row.threshold),
-      createdAt: toIso(row.created_at),
-      resolvedAt: toIsoOrNull(row.resolved_at),
-    })),
-  };
+    ORDER BY x.created_at DESC, x.application_id LIMIT 500`) as ExtraReviewRow[];
+  return { items: rows.map(toExtraReview) };
+}
+
+/** The application's extra review, if its reviews ever disagreed past the threshold (one at most). */
+export async function extraReviewOf(sql: SQL, applicationId: string): Promise<ExtraReview | null> {
+  const [row] = (await sql`SELECT x.*, a.program_id FROM review_extra_requests x
+    JOIN applications a ON a.id = x.application_id
+    WHERE x.application_id = ${applicationId}`) as ExtraReviewRow[];
+  return row ? toExtraReview(row) : null;
 }

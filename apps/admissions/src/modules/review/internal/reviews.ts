@@ -125,12 +125,13 @@ async function interviewSummaryOf(sql: SQL, applicationId: string): Promise<Inte
   };
 }
 
-/** Everything staff need to decide: rubric, assignments, conflicts, reviews and totals. */
+/** Everything staff need to decide: rubric, assignments, conflicts, reviews and totals (the
+ * program's settings and the extra review are added by the service). */
 export async function applicationReviews(
   sql: SQL,
   applicationId: string,
   rubric: Rubric | null,
-): Promise<ApplicationReviews> {
+): Promise<Omit<ApplicationReviews, "blindReview" | "extraReview">> {
   const rows = await reviewsOf(sql, applicationId);
   const reviews = rows.map((row) =>
     toReview(row, rubric ? weightedTotal(rubric, JSON.parse(row.scores)) : 0),

@@ -6,6 +6,7 @@
 import { accountEn } from "./account.en.ts";
 import { refereesEn, referenceEn } from "./reference.en.ts";
 import { staffEn } from "./staff.en.ts";
+import { staffDecideEn } from "./staff-decide.en.ts";
 import { officeEn } from "./staff-office.en.ts";
 
 export const en = {
@@ -257,6 +258,7 @@ export const en = {
   "problem.VALIDATION_FAILED": "Some fields need correcting.",
   ...staffEn,
   ...officeEn,
+  ...staffDecideEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@ import { accountFr } from "./account.fr.ts";
 import type { MessageKey } from "./en.ts";
 import { refereesFr, referenceFr } from "./reference.fr.ts";
 import { staffFr } from "./staff.fr.ts";
+import { staffDecideFr } from "./staff-decide.fr.ts";
 import { officeFr } from "./staff-office.fr.ts";
 
 /** The portal in French: the second language, proving every string goes through the catalogue. */
@@ -262,4 +263,5 @@ export const fr: Record<MessageKey, string> = {
   "problem.VALIDATION_FAILED": "Certains champs sont à corriger.",
   ...staffFr,
   ...officeFr,
+  ...staffDecideFr,
 };

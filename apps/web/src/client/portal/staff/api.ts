@@ -19,7 +19,7 @@ import { LIST_PAGE } from "./ui/usePaged.ts";
 /** Rows per page of the queue; the API pages with limit/offset, the page never loads it all. */
 export const QUEUE_PAGE = 20;
 
-/** The media types the API accepts as documents: the only ones the preview will render. */
+/** The media types the API accepts as documents: the only ones a viewer renders (ui/FileViewer.tsx). */
 export const PREVIEWABLE = ["application/pdf", "image/png", "image/jpeg"] as const;
 
 /** One typed function per admissions route the staff pages use. */
@@ -76,18 +76,3 @@ export const staffApi = {
  * session cookie (a GET; the API streams it and audits the export).
  */
 export const EXPORT_URL = "/api/v1/staff/applications/export/";
-
-/**
- * A document's bytes as a blob: URL the page can show inline. The download route answers
- * `attachment` with a sandbox CSP (it is never rendered in our origin by navigation), so the
- * bytes are fetched with the session cookie and wrapped in a Blob of the document's declared
- * type, which must be one the API accepts; anything else is not previewed.
- */
-export async function previewUrl(doc: Document): Promise<string | null> {
-  if (!(PREVIEWABLE as readonly string[]).includes(doc.mediaType)) return null;
-  // downloadUrl is a same-origin path (/api/v1/applications/…/file/).
-  const res = await fetch(doc.downloadUrl, { credentials: "same-origin" }).catch(() => null);
-  if (!res?.ok) return null;
-  const bytes = await res.arrayBuffer();
-  return URL.createObjectURL(new Blob([bytes], { type: doc.mediaType }));
-}

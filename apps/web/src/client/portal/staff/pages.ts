@@ -13,4 +13,9 @@ export const STAFF_PAGES: Record<StaffPageName, () => Promise<{ default: Compone
   staffUsers: () => import("./users/StaffUsersPage.tsx"),
   staffWaitlist: () => import("./waitlist/StaffWaitlistPage.tsx"),
   ...OFFICE_PAGES,
+  staffInterviews: () => import("./interviews/InterviewsPage.tsx"),
+  staffInterviewNew: () => import("./interviews/NewSlotPage.tsx"),
+  staffInterview: () => import("./interviews/InterviewPage.tsx"),
+  staffDeferrals: () => import("./deferrals/DeferralsPage.tsx"),
+  staffCalibration: () => import("./calibration/CalibrationPage.tsx"),
 };

@@ -14,6 +14,11 @@ export const STAFF_ROUTES = {
   staffUsers: "/portal/staff/users",
   staffWaitlist: "/portal/staff/intakes/:id/waitlist",
   ...OFFICE_ROUTES,
+  staffInterviews: "/portal/staff/interviews",
+  staffInterviewNew: "/portal/staff/interviews/new",
+  staffInterview: "/portal/staff/interviews/:id",
+  staffDeferrals: "/portal/staff/deferrals",
+  staffCalibration: "/portal/staff/calibration",
 } as const;
 
 export type StaffPageName = keyof typeof STAFF_ROUTES;

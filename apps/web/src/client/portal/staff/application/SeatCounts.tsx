@@ -10,7 +10,18 @@ const SEATS_EVERY_MS = 10_000;
  * The intake's seats, live: read on arrival, every 10 s, and at once whenever `refresh` changes
  * (after each decision tried here). Announced politely to screen readers as they change.
  */
-export function SeatCounts({ intakeId, refresh }: { intakeId: string; refresh: number }) {
+export function SeatCounts({
+  intakeId,
+  refresh,
+  label = t("staff.seats.label"),
+  testId = "seats",
+}: {
+  intakeId: string;
+  refresh: number;
+  /** What the counts are of, for screen readers (the decision's: this intake). */
+  label?: string;
+  testId?: string;
+}) {
   const [seats, setSeats] = useState<Seats | null>(null);
   useEffect(() => {
     const read = () =>
@@ -33,8 +44,8 @@ export function SeatCounts({ intakeId, refresh }: { intakeId: string; refresh: n
     <dl
       class="seats"
       aria-live="polite"
-      aria-label={t("staff.seats.label")}
-      data-testid="seats"
+      aria-label={label}
+      data-testid={testId}
       data-available={seats.available}
       data-held={seats.held}
     >

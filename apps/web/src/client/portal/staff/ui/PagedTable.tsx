@@ -3,6 +3,7 @@ import type { PageOf } from "../../api/types.ts";
 import type { MessageKey } from "../../i18n/index.ts";
 import { t } from "../../i18n/use.ts";
 import { Pager } from "./Pager.tsx";
+import { ScrollTable } from "./ScrollTable.tsx";
 
 /**
  * One page of a staff list as a table: how many there are in all (announced to screen readers
@@ -28,7 +29,7 @@ export function PagedTable<T>(props: {
   return (
     <>
       <p role="status">{t("staff.list.count", { count: page.count })}</p>
-      <div class="table-scroll">
+      <ScrollTable label={t(props.caption)}>
         <table data-testid={props.testId}>
           <caption class="visually-hidden">{t(props.caption)}</caption>
           <thead>
@@ -42,7 +43,7 @@ export function PagedTable<T>(props: {
           </thead>
           <tbody>{page.results.map(props.row)}</tbody>
         </table>
-      </div>
+      </ScrollTable>
       <Pager offset={props.offset} count={page.count} onGo={props.setOffset} />
     </>
   );

@@ -32,12 +32,15 @@ export function StaffLayout({
           {session.status === "signed-in" && (
             <>
               {link("/portal/staff/", t("staff.nav.queue"))}
+              {link("/portal/staff/interviews", t("decide.nav.interviews"))}
               {session.user.role === "admin" && (
                 <>
                   {link("/portal/staff/stats", t("staff.nav.stats"))}
                   {link("/portal/staff/audit", t("staff.nav.audit"))}
                   {link("/portal/staff/outbox", t("staff.nav.outbox"))}
                   {link("/portal/staff/users", t("staff.nav.users"))}
+                  {link("/portal/staff/deferrals", t("decide.nav.deferrals"))}
+                  {link("/portal/staff/calibration", t("decide.nav.calibration"))}
                 </>
               )}
               {OFFICE_NAV.filter((e) => !e.adminOnly || session.user.role === "admin").map((e) =>

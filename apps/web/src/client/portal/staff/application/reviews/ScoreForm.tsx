@@ -1,16 +1,17 @@
 import { useState } from "preact/hooks";
-import type { MessageKey } from "../../i18n/index.ts";
-import { t } from "../../i18n/use.ts";
-import { fieldError, ProblemNotice } from "../../ui/ProblemNotice.tsx";
-import { inputValue, useSend } from "../../ui/useForm.ts";
-import { staffApi } from "../api.ts";
-import type { ApplicationReviews, Review, ReviewBody } from "../types.ts";
+import type { MessageKey } from "../../../i18n/index.ts";
+import { t } from "../../../i18n/use.ts";
+import { inputValue, useSend } from "../../../ui/useForm.ts";
+import { staffApi } from "../../api.ts";
+import type { ApplicationReviews, Review, ReviewBody } from "../../types.ts";
+import { FieldError, type FieldRule, FormProblem, fieldErrors } from "../../ui/FormProblem.tsx";
 
 const RECOMMENDATIONS = ["offer", "waitlist", "reject", "discuss"] as const;
 
 /**
  * The assigned reviewer's scores against the programme's rubric, a recommendation and a comment.
- * Saving again revises the review. The API judges the scores (422 per criterion off the scale).
+ * Saving again revises the review. The API judges the scores (422 per criterion off the scale),
+ * said in words beside the criterion and in the summary above the form.
  */
 export function ScoreForm({
   applicationId,
@@ -31,9 +32,20 @@ export function ScoreForm({
   );
   const [comment, setComment] = useState(mine?.comment ?? "");
   const { busy, problem, done, send } = useSend<Review>();
+  const rules: FieldRule[] = rubric.criteria.map((c) => ({
+    path: `/body/scores/${c.key}`,
+    id: `score-${c.key}`,
+    message: t("decide.score.error", {
+      label: c.label,
+      min: rubric.scale.min,
+      max: rubric.scale.max,
+    }),
+  }));
+  const errors = fieldErrors(problem, rules);
   const submit = async (event: Event) => {
     event.preventDefault();
     const body: ReviewBody = {
+      // An empty or non-numeric entry goes as it is (null, or 0): the API says it is off the scale.
       scores: Object.fromEntries(Object.entries(scores).map(([k, v]) => [k, Number(v)])),
       recommendation,
       comment,
@@ -43,9 +55,9 @@ export function ScoreForm({
   return (
     <form class="form" onSubmit={submit} noValidate data-testid="score-form">
       <p class="hint">{t("staff.score.scale", { min: rubric.scale.min, max: rubric.scale.max })}</p>
-      {problem && <ProblemNotice problem={problem} testId="review-problem" />}
+      <FormProblem problem={problem} rules={rules} testId="review-problem" />
       {rubric.criteria.map((c) => {
-        const error = fieldError(problem, c.key);
+        const error = errors.get(`score-${c.key}`);
         return (
           <div class="field" key={c.key}>
             <label for={`score-${c.key}`}>
@@ -54,6 +66,7 @@ export function ScoreForm({
             <input
               id={`score-${c.key}`}
               type="number"
+              inputMode="numeric"
               min={rubric.scale.min}
               max={rubric.scale.max}
               required
@@ -63,11 +76,7 @@ export function ScoreForm({
               onInput={(e) => setScores({ ...scores, [c.key]: inputValue(e) })}
               data-testid={`score-${c.key}`}
             />
-            {error && (
-              <p class="field-error" id={`score-${c.key}-error`}>
-                {error}
-              </p>
-            )}
+            <FieldError id={`score-${c.key}`} errors={errors} />
           </div>
         );
       })}
