@@ -401,7 +401,12 @@ describe("scores feed the review", () => {
       const outside = await score(one, { score: 6 });
       expect(outside.status).toBe(422);
       expect((await problemWith(outside)).errors).toEqual([
-        { path: "/body/score", message: "must be within the rubric's scale 1–5" },
+        {
+          path: "/body/score",
+          message: "must be within the rubric's scale 1–5",
+          rule: "maximum",
+          limit: 5,
+        },
       ]);
       expect((await score(one, { score: "4" })).status).toBe(422);
       await expectJson(await score(one, { score: 3, comment: "Nervous start" }));

@@ -3172,7 +3172,12 @@ export type components = {
         FieldProblem: {
             /** @description JSON Pointer into the request, e.g. /body/score */
             path: string;
+            /** @description In English, for developers; people read `rule` in words */
             message: string;
+            /** @description The rule broken, for a client to say in its own words: required, type, format, pattern, minLength, maxLength, minimum, maximum, minItems, maxItems, uniqueItems, enum, unknownField (schema rules); future, later, notFound, duplicate, notAllowed, invalid (a service's checks) */
+            rule?: "required" | "type" | "format" | "pattern" | "minLength" | "maxLength" | "minimum" | "maximum" | "minItems" | "maxItems" | "uniqueItems" | "enum" | "unknownField" | "future" | "later" | "notFound" | "duplicate" | "notAllowed" | "invalid";
+            /** @description The rule's bound: the length, count or value for min/max rules, the format's name (email, date, date-time…) for format */
+            limit?: number | string;
         };
         GatewayHealth: {
             /** @constant */

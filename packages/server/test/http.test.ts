@@ -36,6 +36,16 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
         ]),
       }),
     })
+    .post("/rules", ({ body }) => body, {
+      body: t.Object(
+        {
+          name: t.String({ minLength: 2 }),
+          email: t.String({ format: "email" }),
+          age: t.Integer({ maximum: 150 }),
+        },
+        { additionalProperties: false },
+      ),
+    })
     .post("/conflict", () => {
       throw new HttpProblem(
         { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
@@ -142,15 +152,20 @@ describe("problem+json for every error", () => {
   test("an enum failure names the allowed values", async () => {
     const res = await app.handle(jsonRequest("/kind", { kind: "c" }));
     expect((await problemOf(res)).errors).toEqual([
-      { path: "/body/kind", message: "Expected one of: a, b" },
+      { path: "/body/kind", message: "Expected one of: a, b", rule: "enum" },
     ]);
   });
 
   test("a nullable field says why its value failed, not just that the union did", async () => {
     const res = await app.handle(jsonRequest("/nullable", { code: "gb", place: { lines: [] } }));
     expect((await problemOf(res)).errors).toEqual([
-      { path: "/body/code", message: "Expected string to match '^[A-Z]{2}$'" },
-      { path: "/body/place/lines", message: "Expected array length to be greater or equal to 1" },
+      { path: "/body/code", message: "Expected string to match '^[A-Z]{2}$'", rule: "pattern" },
+      {
+        path: "/body/place/lines",
+        message: "Expected array length to be greater or equal to 1",
+        rule: "minItems",
+        limit: 1,
+      },
     ]);
     const ok = await app.handle(jsonRequest("/nullable", { code: null, place: null }));
     expect(ok.status).toBe(200);
@@ -159,17 +174,46 @@ describe("problem+json for every error", () => {
   test("a union of kinds says why the value failed the variant of its own kind", async () => {
     const asText = await app.handle(jsonRequest("/either", { item: "abcd" }));
     expect((await problemOf(asText)).errors).toEqual([
-      { path: "/body/item", message: "Expected string length less or equal to 3" },
+      {
+        path: "/body/item",
+        message: "Expected string length less or equal to 3",
+        rule: "maxLength",
+        limit: 3,
+      },
     ]);
     const asObject = await app.handle(jsonRequest("/either", { item: { text: "abcd" } }));
     expect((await problemOf(asObject)).errors).toEqual([
-      { path: "/body/item/text", message: "Expected string length less or equal to 3" },
+      {
+        path: "/body/item/text",
+        message: "Expected string length less or equal to 3",
+        rule: "maxLength",
+        limit: 3,
+      },
     ]);
     // A value of neither kind: no variant to blame, the union's own message.
     const neither = await app.handle(jsonRequest("/either", { item: 7 }));
     expect((await problemOf(neither)).errors).toEqual([
-      { path: "/body/item", message: "Expected union value" },
+      { path: "/body/item", message: "Expected union value", rule: "invalid" },
     ]);
+  });
+
+  // Elysia drops properties the schema does not name before validating, so none is reported.
+  test("each field error names its rule and bound, for a client to say in its own words", async () => {
+    const res = await app.handle(jsonRequest("/rules", { email: "nope", age: 200, extra: 1 }));
+    const rules = (await problemOf(res)).errors?.map(({ path, rule, limit }) => ({
+      path,
+      rule,
+      limit,
+    }));
+    expect(rules).toEqual([
+      { path: "/body/name", rule: "required", limit: undefined },
+      { path: "/body/email", rule: "format", limit: "email" },
+      { path: "/body/age", rule: "maximum", limit: 150 },
+    ]);
+    const kinds = await app.handle(
+      jsonRequest("/rules", { name: 5, email: "ada@example.org", age: "x" }),
+    );
+    expect((await problemOf(kinds)).errors?.map((e) => e.rule)).toEqual(["type", "type"]);
   });
 
   test("1e309 parses to Infinity and is refused as a number", async () => {

@@ -1,3 +1,4 @@
+import type { FieldRule } from "@platform/contracts/problem";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
 import type { Logger } from "../observability/logger.ts";
@@ -25,8 +26,19 @@ export { requestIdFor };
 type ValueIssue = {
   path?: string;
   message: string;
+  value?: unknown;
   type?: number;
-  schema?: { enum?: unknown[] };
+  schema?: {
+    enum?: unknown[];
+    format?: string;
+    minLength?: number;
+    maxLength?: number;
+    minimum?: number;
+    maximum?: number;
+    minItems?: number;
+    maxItems?: number;
+    anyOf?: { const?: unknown }[];
+  };
   /** A union's issues, one iterator per variant (TypeBox). */
   errors?: Iterable<ValueIssue>[];
 };
@@ -60,6 +72,57 @@ function innermost(issue: ValueIssue): ValueIssue {
   return first ? innermost(first) : issue;
 }
 
+const E = ValueErrorType;
+/** Each schema rule TypeBox reports, as the rule code clients say in words, and its bound. */
+const RULES: Partial<
+  Record<number, [FieldRule, (s: NonNullable<ValueIssue["schema"]>) => unknown]>
+> = {
+  [E.ObjectRequiredProperty]: ["required", () => undefined],
+  [E.StringFormat]: ["format", (s) => s.format],
+  [E.StringFormatUnknown]: ["format", (s) => s.format],
+  [E.StringPattern]: ["pattern", () => undefined],
+  [E.StringMinLength]: ["minLength", (s) => s.minLength],
+  [E.StringMaxLength]: ["maxLength", (s) => s.maxLength],
+  [E.NumberMinimum]: ["minimum", (s) => s.minimum],
+  [E.IntegerMinimum]: ["minimum", (s) => s.minimum],
+  [E.NumberExclusiveMinimum]: ["minimum", () => undefined],
+  [E.IntegerExclusiveMinimum]: ["minimum", () => undefined],
+  [E.NumberMaximum]: ["maximum", (s) => s.maximum],
+  [E.IntegerMaximum]: ["maximum", (s) => s.maximum],
+  [E.NumberExclusiveMaximum]: ["maximum", () => undefined],
+  [E.IntegerExclusiveMaximum]: ["maximum", () => undefined],
+  [E.ArrayMinItems]: ["minItems", (s) => s.minItems],
+  [E.ArrayMaxItems]: ["maxItems", (s) => s.maxItems],
+  [E.ArrayUniqueItems]: ["uniqueItems", () => undefined],
+  [E.ObjectAdditionalProperties]: ["unknownField", () => undefined],
+  [E.Literal]: ["enum", () => undefined],
+};
+
+const KIND_FORMATS: ReadonlySet<string> = new Set(["integer", "numeric", "boolean"]);
+
+/** The rule an issue broke (`type` for a value of another kind), and its bound where it has one. */
+function ruleOf(issue: ValueIssue): { rule: FieldRule; limit?: number | string } {
+  const literals = issue.schema?.anyOf;
+  const oneOfValues = literals?.length && literals.every((option) => option.const !== undefined);
+  if (Array.isArray(issue.schema?.enum) || oneOfValues) return { rule: "enum" };
+  const entry = issue.type === undefined ? undefined : RULES[issue.type];
+  if (!entry) {
+    const kind = issue.type !== undefined && KIND_MISMATCH.has(issue.type);
+    // A missing field is reported as a value of the wrong kind (undefined is not a string).
+    if (kind && issue.value === undefined) return { rule: "required" };
+    return { rule: kind ? "type" : "invalid" };
+  }
+  const limit = issue.schema ? entry[1](issue.schema) : undefined;
+  // Elysia reads numbers and booleans from query strings as strings of these formats: a value
+  // failing one is a value of the wrong kind, not a badly written string.
+  if (entry[0] === "format" && typeof limit === "string" && KIND_FORMATS.has(limit)) {
+    return { rule: "type" };
+  }
+  return typeof limit === "number" || typeof limit === "string"
+    ? { rule: entry[0], limit }
+    : { rule: entry[0] };
+}
+
 /**
  * PostgreSQL is not there (refused, closed, shutting down or starting up): the request may
  * succeed in a moment, so 503 with Retry-After, not a 500. Bun.SQL's own connection codes, and
@@ -83,6 +146,7 @@ export function toProblem(code: string | number, error: unknown, request: Reques
       message: Array.isArray(e.schema?.enum)
         ? `Expected one of: ${e.schema.enum.join(", ")}`
         : e.message,
+      ...ruleOf(e),
     }));
     const first = errors[0];
     return new HttpProblem("VALIDATION_FAILED", {

@@ -349,7 +349,7 @@ export function setDecisionsDue(
   const at = isoAt(nowMs);
   const due = body.decisionsDueAt === null ? null : Date.parse(body.decisionsDueAt);
   if (due !== null && !(due > nowMs)) {
-    throw invalidField("/body/decisionsDueAt", "must be in the future");
+    throw invalidField("/body/decisionsDueAt", "must be in the future", "future");
   }
   const dueAt = due === null ? null : isoAt(due);
   return deps.db.transaction(async (tx) => {

@@ -135,7 +135,7 @@ export async function reviewDocument(
 ): Promise<Document> {
   const note = body.note?.trim() || null;
   if (body.decision === "rejected" && !note) {
-    throw invalidField("/body/note", "is required when rejecting: say what to fix");
+    throw invalidField("/body/note", "is required when rejecting: say what to fix", "required");
   }
   const at = isoAt(deps.now());
   return deps.db.transaction(async (tx) => {
@@ -214,7 +214,7 @@ export async function uploadDocument(
     return own;
   });
   const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
-  if (!file) throw invalidField("/body/file", "is required");
+  if (!file) throw invalidField("/body/file", "is required", "required");
   let stored: { type: DocumentType; mediaType: Document["mediaType"] };
   try {
     const type = documentTypeOf(fields.type, facts);

@@ -28,11 +28,12 @@ export async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, de
 }
 
 export function documentTypeOf(value: string | undefined, facts: ApplicationFacts): DocumentType {
-  if (value === undefined || value === "") throw invalidField("/body/type", "is required");
+  if (value === undefined || value === "")
+    throw invalidField("/body/type", "is required", "required");
   const type = DOCUMENT_TYPES.find((known) => known === value);
   if (!type || !facts.requiredDocuments.includes(type)) {
     const asked = facts.requiredDocuments.join(", ") || "none";
-    throw invalidField("/body/type", `must be a type the program asks for (${asked})`);
+    throw invalidField("/body/type", `must be a type the program asks for (${asked})`, "enum");
   }
   return type;
 }
