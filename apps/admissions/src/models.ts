@@ -15,6 +15,7 @@ export {
   LEVELS,
   type Program,
   type ProgramDetail,
+  type ProgramListItem,
 } from "./modules/catalog/model.ts";
 export type { DataRequest } from "./modules/data-rights/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";

@@ -150,7 +150,19 @@ export const ProgramListQuery = t.Object({
 });
 export type ProgramListQuery = typeof ProgramListQuery.static;
 
-export const ProgramPage = Paginated(Program, "A page of programs");
+/** A program as the list shows it: what a card needs to say when to apply by. */
+export const ProgramListItem = t.Composite([
+  Program,
+  t.Object({
+    nextDeadline: t.Nullable(Timestamp, {
+      description:
+        "The soonest deadline of an intake accepting applications now; null when none is open",
+    }),
+  }),
+]);
+export type ProgramListItem = typeof ProgramListItem.static;
+
+export const ProgramPage = Paginated(ProgramListItem, "A page of programs");
 
 // An intake's waitlist and decision deadline (staff).
 

@@ -42,6 +42,7 @@ import type {
   Program,
   ProgramCreate,
   ProgramDetail,
+  ProgramListItem,
   ProgramListQuery,
   ProgramUpdate,
 } from "./model.ts";
@@ -77,7 +78,7 @@ export async function listPrograms(
   page: Page,
   viewer: User | null,
   requestUrl: string,
-): Promise<PageOf<Program>> {
+): Promise<PageOf<ProgramListItem>> {
   const staff = viewer !== null && isStaff(viewer.role);
   const { limit: _l, offset: _o, ...rest } = query;
   const filters: ListFilters = {
