@@ -326,6 +326,28 @@ describe("the applicant's side", () => {
     ).toBe("confirmed");
   });
 
+  test("the calendar file: the invited applicant's event (PUBLISH, the emails' UID and SEQUENCE); nobody else's", async () => {
+    const { slot, applicant } = await invited(ctx, admin, [reviewer], intake.id, 650);
+    const file = await call(ctx, applicant, "GET", `${PATH}${slot.id}/calendar/`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("text/calendar; charset=utf-8; method=PUBLISH");
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="interview.ics"');
+    const ics = unfold(await file.text());
+    expect(ics).toContain("\r\nMETHOD:PUBLISH\r\n");
+    expect(ics).toContain(`\r\nUID:${slot.id}@admissions\r\n`);
+    expect(ics).toContain("\r\nSEQUENCE:0\r\n");
+    expect(ics).toContain("\r\nURL:https://meet.example.org/room-1\r\n");
+    // Another applicant, and a slot nobody is invited to: the same 404 as no interview, and 409.
+    const stranger = await signIn(ctx, "applicant");
+    expect((await call(ctx, stranger, "GET", `${PATH}${slot.id}/calendar/`)).status).toBe(404);
+    const open = await createSlot(ctx, admin, slotBody(ctx, [reviewer2], 660));
+    const empty = await call(ctx, admin, "GET", `${PATH}${open.id}/calendar/`);
+    expect((await problemWith(empty)).code).toBe("INTERVIEW_NOT_ALLOWED");
+    await post(applicant, `${PATH}${slot.id}/cancel/`, { note: "Accepted elsewhere" });
+    const gone = await call(ctx, applicant, "GET", `${PATH}${slot.id}/calendar/`);
+    expect((await problemWith(gone)).code).toBe("INTERVIEW_CLOSED");
+  });
+
   test("the applicant cancels: CANCEL with a higher SEQUENCE; then nothing more can be done", async () => {
     const { slot, applicant, application } = await invited(ctx, admin, [reviewer], intake.id, 700);
     const cancelled = await expectJson<Interview>(

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
+import { notFound, problem } from "../../problems.ts";
 import { isConflicted } from "../review/service.ts";
 import { isStaff, type User } from "../users/model.ts";
 import type { Application, TransitionEffects } from "../workflow/model.ts";
@@ -13,7 +13,7 @@ import {
   type UserOrigin,
 } from "./internal/deps.ts";
 import { cancelUpcoming } from "./internal/effects.ts";
-import { enqueueInterviewEmail } from "./internal/emails.ts";
+import { enqueueInterviewEmail, interviewCalendar } from "./internal/emails.ts";
 import { interviewEvent } from "./internal/events.ts";
 import {
   assertInvitable,
@@ -82,6 +82,25 @@ export const getInterview = (deps: InterviewsDeps, viewer: User, id: string) =>
       });
     }
     return showInterview(sql, row, viewer);
+  });
+
+/**
+ * The interview as a calendar file to import (METHOD:PUBLISH), for the invited applicant (and
+ * staff): the same event as the emails' attachment. Not for a slot nobody is invited to, nor
+ * once cancelled (409 INTERVIEW_CLOSED: the CANCEL went out by email).
+ */
+export const calendarFile = (deps: InterviewsDeps, viewer: User, id: string) =>
+  deps.db.run(async (sql) => {
+    const row = await loadInterview(sql, id, viewer);
+    if (!row.application_id)
+      throw problem("INTERVIEW_NOT_ALLOWED", { detail: "Nobody is invited to this slot yet" });
+    if (row.status === "cancelled") {
+      throw problem("INTERVIEW_CLOSED", { detail: "This interview is cancelled" });
+    }
+    const application = await loadApplication(sql, row.application_id);
+    if (!application) throw notFound("Interview");
+    const at = isoAt(deps.now());
+    return interviewCalendar(row, application, parseMailbox(deps.mailFrom), at, "PUBLISH");
   });
 
 /** Interviews by start time: staff's filter, or the applicant's own. */

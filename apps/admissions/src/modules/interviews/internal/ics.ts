@@ -7,7 +7,8 @@
  */
 
 export type CalendarEvent = {
-  method: "REQUEST" | "CANCEL";
+  /** REQUEST and CANCEL travel in emails (iTIP); PUBLISH is a file downloaded to import. */
+  method: "REQUEST" | "CANCEL" | "PUBLISH";
   uid: string;
   sequence: number;
   /** When this version was written. */
