@@ -21,6 +21,17 @@ export const DOCUMENT_TYPES = [
 export const DocumentType = enumOf(DOCUMENT_TYPES);
 export type DocumentType = typeof DocumentType.static;
 
+/**
+ * What an applicant uploads to prove an offer's condition met (a certificate, final grades):
+ * stored with the application's documents, never a type a program requires.
+ */
+export const EVIDENCE_TYPE = "condition_evidence";
+export const STORED_DOCUMENT_TYPES = [...DOCUMENT_TYPES, EVIDENCE_TYPE] as const;
+export const StoredDocumentType = enumOf(STORED_DOCUMENT_TYPES, {
+  description: "A type the program asks for, or condition_evidence: proof for an offer's condition",
+});
+export type StoredDocumentType = typeof StoredDocumentType.static;
+
 export const Money = t.Object({
   amount: int({
     minimum: 0,

@@ -9,7 +9,7 @@ import { type Page, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import type { DocumentChecklist } from "../applications/service.ts";
 import { ownApplication, visibleApplication } from "../applications/service.ts";
-import type { DocumentType } from "../catalog/model.ts";
+import type { DocumentType, StoredDocumentType } from "../catalog/model.ts";
 import { recordEvent } from "../events/service.ts";
 import type { User } from "../users/model.ts";
 import { isBlindFor, recordAudit } from "../workflow/service.ts";
@@ -215,7 +215,7 @@ export async function uploadDocument(
   });
   const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
   if (!file) throw invalidField("/body/file", "is required", "required");
-  let stored: { type: DocumentType; mediaType: Document["mediaType"] };
+  let stored: { type: StoredDocumentType; mediaType: Document["mediaType"] };
   try {
     const type = documentTypeOf(fields.type, facts);
     const verdict = classify(file.head, file.tail, file.size);

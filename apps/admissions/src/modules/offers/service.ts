@@ -1,4 +1,4 @@
-import type { Logger } from "@platform/server";
+import { invalidField, type Logger } from "@platform/server";
 import type { Db } from "../../db/client.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { notFound, problem } from "../../problems.ts";
@@ -255,6 +255,44 @@ export function updateCondition(
       await becomeUnconditional(tx, origin, application, nowMs);
     }
     return listOf(tx, applicationId, origin.actor);
+  });
+}
+
+/**
+ * The applicant names the evidence for one pending condition: a document of the same
+ * application (uploaded as `condition_evidence`, or one already on file). The office then
+ * settles the condition; evidence is taken only while it is pending and the offer stands.
+ */
+export function attachEvidence(
+  deps: OffersDeps,
+  applicant: User,
+  applicationId: string,
+  conditionId: string,
+  documentId: string,
+): Promise<ConditionList> {
+  return deps.db.transaction(async (tx) => {
+    const application = await loadVisible(tx, applicationId, applicant);
+    const condition = (await conditionsOf(tx, applicationId)).find((row) => row.id === conditionId);
+    if (!condition) throw notFound("Condition");
+    if (!OPEN.has(application.status) || (await conditionsMetAt(tx, applicationId))) {
+      throw problem("CONDITIONS_CLOSED", {
+        detail: `The offer's conditions are settled (the application is ${application.status})`,
+      });
+    }
+    if (condition.status !== "pending") {
+      throw problem("CONDITION_SETTLED", {
+        detail: `This condition is already ${condition.status}`,
+        extensions: { status: condition.status },
+      });
+    }
+    const [document] = await tx`SELECT id FROM documents
+      WHERE id = ${documentId} AND application_id = ${applicationId}`;
+    if (!document) {
+      throw invalidField("/body/documentId", "is not a document of this application", "notFound");
+    }
+    await tx`UPDATE offer_conditions SET evidence_document_id = ${documentId}
+      WHERE id = ${conditionId}`;
+    return listOf(tx, applicationId, applicant);
   });
 }
 
