@@ -57,5 +57,6 @@ export {
   type ApplicationStatus,
   type Seats,
   STATUSES,
+  SYSTEM_NOTES,
   type Transition,
 } from "./modules/workflow/model.ts";

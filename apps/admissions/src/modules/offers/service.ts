@@ -5,12 +5,13 @@ import { notFound, problem } from "../../problems.ts";
 import { transition } from "../applications/service.ts";
 import { enqueueEmail } from "../outbox/service.ts";
 import { isStaff, type User } from "../users/model.ts";
-import type {
-  Application,
-  ApplicationStatus,
-  MoveDeps,
-  Origin,
-  TransitionEffects,
+import {
+  type Application,
+  type ApplicationStatus,
+  type MoveDeps,
+  type Origin,
+  SYSTEM_NOTES,
+  type TransitionEffects,
 } from "../workflow/model.ts";
 import {
   decisionOf,
@@ -145,7 +146,7 @@ export async function expireDueOffers(deps: OfferJobsDeps, limit = 100): Promise
       ORDER BY offer_respond_by, id LIMIT ${limit}`,
   )) as { id: string }[];
   const ids = due.map((row) => row.id);
-  const reason = "Not answered before the deadline";
+  const reason = SYSTEM_NOTES.offerNotAnswered;
   return moveEach(
     deps,
     ids,
@@ -160,7 +161,7 @@ export async function expireDueOffers(deps: OfferJobsDeps, limit = 100): Promise
 export async function settleOverdueConditions(deps: OfferJobsDeps, limit = 100): Promise<number> {
   const nowMs = deps.now();
   const ids = await overdue(deps.db, nowMs, limit);
-  const reason = "A condition was not met by its due date";
+  const reason = SYSTEM_NOTES.conditionOverdue;
   const skipped = "conditions not ended: the application moved meanwhile";
   return moveEach(deps, ids, "conditions_not_met", reason, nowMs, skipped);
 }
@@ -246,7 +247,7 @@ export function updateCondition(
     if (body.status === "not_met") {
       const request = {
         to: "conditions_not_met" as const,
-        reason: `Condition not met: ${condition.description}`,
+        reason: `${SYSTEM_NOTES.conditionNotMet}${condition.description}`,
         preconditions: [],
         via: "conditions" as const,
       };

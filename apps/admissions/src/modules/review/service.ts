@@ -3,7 +3,7 @@ import { isoAt } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import type { User } from "../users/model.ts";
-import type { MoveDeps, Origin } from "../workflow/model.ts";
+import { type MoveDeps, type Origin, SYSTEM_NOTES } from "../workflow/model.ts";
 import {
   blinderFor,
   loadVisible,
@@ -180,7 +180,7 @@ export function assignReviewer(
     if (application.status === "submitted") {
       const request = {
         to: "under_review" as const,
-        reason: "Reviewer assigned",
+        reason: SYSTEM_NOTES.reviewerAssigned,
         preconditions: [],
         via: "assignment" as const,
       };
