@@ -193,7 +193,7 @@ describe("problem+json for every error", () => {
     // A value of neither kind: no variant to blame, the union's own message.
     const neither = await app.handle(jsonRequest("/either", { item: 7 }));
     expect((await problemOf(neither)).errors).toEqual([
-      { path: "/body/item", message: "Expected union value", rule: "invalid" },
+      { path: "/body/item", message: "Expected union value", rule: "type" },
     ]);
   });
 

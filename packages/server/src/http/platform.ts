@@ -41,6 +41,8 @@ type ValueIssue = {
   };
   /** A union's issues, one iterator per variant (TypeBox). */
   errors?: Iterable<ValueIssue>[];
+  /** Set by `innermost`: every variant of the union refused the value's kind. */
+  kindRefused?: boolean;
 };
 
 /** Errors saying the value is of another kind than the schema (a string where null was asked). */
@@ -69,7 +71,10 @@ function innermost(issue: ValueIssue): ValueIssue {
       !v.some((e) => e.path === issue.path && e.type !== undefined && KIND_MISMATCH.has(e.type)),
   );
   const [first] = ofItsKind.length === 1 ? (ofItsKind[0] ?? []) : [];
-  return first ? innermost(first) : issue;
+  if (first) return innermost(first);
+  // No variant takes a value of this kind (text where a number or null is asked): its kind is
+  // what is wrong, whatever the union's own message says.
+  return ofItsKind.length === 0 ? { ...issue, kindRefused: true } : issue;
 }
 
 const E = ValueErrorType;
@@ -105,6 +110,7 @@ function ruleOf(issue: ValueIssue): { rule: FieldRule; limit?: number | string }
   const literals = issue.schema?.anyOf;
   const oneOfValues = literals?.length && literals.every((option) => option.const !== undefined);
   if (Array.isArray(issue.schema?.enum) || oneOfValues) return { rule: "enum" };
+  if (issue.kindRefused) return { rule: "type" };
   const entry = issue.type === undefined ? undefined : RULES[issue.type];
   if (!entry) {
     const kind = issue.type !== undefined && KIND_MISMATCH.has(issue.type);
