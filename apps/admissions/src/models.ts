@@ -11,6 +11,7 @@ export type { AuditEntry } from "./modules/audit/model.ts";
 export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
+  EVIDENCE_TYPE,
   type Intake,
   LEVELS,
   type Program,
@@ -19,9 +20,18 @@ export {
 } from "./modules/catalog/model.ts";
 export type { DataRequest } from "./modules/data-rights/model.ts";
 export { CHECKLIST_STATUSES, type Checklist, type Document } from "./modules/documents/model.ts";
-export { DECISIONS, type DecisionBody } from "./modules/offers/model.ts";
+export type { Interview } from "./modules/interviews/model.ts";
+export {
+  type Condition,
+  type ConditionList,
+  DECISIONS,
+  type DecisionBody,
+  type Deferral,
+  type DeferralCreate,
+} from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
+  type BankAccount,
   FEE_STATUSES,
   type FeeSummary,
   PAYMENT_STATUSES,
@@ -60,3 +70,4 @@ export {
   SYSTEM_NOTES,
   type Transition,
 } from "./modules/workflow/model.ts";
+export { admissionsProblems } from "./problems.ts";

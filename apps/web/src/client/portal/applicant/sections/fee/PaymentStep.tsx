@@ -1,15 +1,20 @@
 import { useRef } from "preact/hooks";
-import { admissions } from "../../api/admissions.ts";
-import type { FeeSummary, Payment } from "../../api/types.ts";
-import type { MessageKey } from "../../i18n/index.ts";
-import { formatDate, formatMoney, t } from "../../i18n/use.ts";
-import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
-import { useSend } from "../../ui/useForm.ts";
+import { admissions } from "../../../api/admissions.ts";
+import type { FeeSummary, Payment } from "../../../api/types.ts";
+import type { MessageKey } from "../../../i18n/index.ts";
+import { formatMoney, t } from "../../../i18n/use.ts";
+import { institution } from "../../../ui/branding.ts";
+import { ProblemNotice } from "../../../ui/ProblemNotice.tsx";
+import { useSend } from "../../../ui/useForm.ts";
+import { BankDetails } from "./BankDetails.tsx";
+import { PaymentsTable } from "./PaymentsTable.tsx";
 
 /**
- * The fee: what is owed, the pending payment's instructions (bank transfer) or its Checkout link
- * (card), and every payment with its receipt. One Idempotency-Key per attempt, kept for a retry
- * of the same attempt, so a double click or a retry after a network error makes one payment.
+ * The fee: what is owed; the waiting payment's bank details and reference (transfer) or its
+ * Checkout link (card); the ways to pay the deployment offers (card only where Stripe is
+ * configured: the fee's `methods`); how to ask for a waiver; every payment with its receipt.
+ * One Idempotency-Key per attempt, kept for a retry of the same attempt, so a double click or
+ * a retry after a network error makes one payment.
  */
 export function PaymentStep({
   applicationId,
@@ -36,7 +41,8 @@ export function PaymentStep({
     if (made.data.checkoutUrl) location.assign(made.data.checkoutUrl);
     else onChange();
   };
-  const settled = fee.status !== "unpaid";
+  const unpaid = fee.status === "unpaid";
+  const contact = institution.contact || t("common.office");
   return (
     <div>
       <p data-testid="fee-status">
@@ -44,71 +50,52 @@ export function PaymentStep({
         {fee.waiver && ` ${t("fee.waiverReason", { reason: fee.waiver.reason })}`}
       </p>
       {problem && <ProblemNotice problem={problem} testId="pay-problem" />}
-      {pending && (
-        <div class="panel" data-testid="pending-payment">
-          <p>
-            {t("payment.pending", {
-              reference: pending.reference,
-              until: formatDate(pending.expiresAt),
-            })}
-          </p>
-          {pending.instructions && <p class="instructions">{pending.instructions}</p>}
-          {pending.checkoutUrl && (
-            <p>
-              <a href={pending.checkoutUrl} data-testid="continue-checkout">
-                {t("payment.continueCheckout")}
-              </a>
-            </p>
-          )}
+      {pending?.provider === "manual" && (
+        <div data-testid="pending-payment">
+          <BankDetails account={fee.bankAccount} payment={pending} />
         </div>
       )}
-      {editable && !settled && !pending && (
-        <p class="actions">
-          <button type="button" disabled={busy} onClick={() => pay("manual")} data-testid="pay">
-            {t("payment.manual")}
-          </button>{" "}
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() => pay("stripe")}
-            data-testid="pay-stripe"
-          >
-            {t("payment.stripe")}
-          </button>
-        </p>
+      {pending?.checkoutUrl && (
+        <div class="panel" data-testid="pending-payment">
+          <p>
+            <a href={pending.checkoutUrl} data-testid="continue-checkout">
+              {t("payment.continueCheckout")}
+            </a>
+          </p>
+        </div>
       )}
-      {payments.length > 0 && (
-        <table class="payments">
-          <caption>{t("payment.history")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("payment.reference")}</th>
-              <th scope="col">{t("payment.amount")}</th>
-              <th scope="col">{t("payment.status")}</th>
-              <th scope="col">{t("payment.receipt")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payments.map((p) => (
-              <tr key={p.id}>
-                <td>{p.reference}</td>
-                <td>{formatMoney(p.amount)}</td>
-                <td>{t(`paymentStatus.${p.status}` as MessageKey)}</td>
-                <td>
-                  {p.receiptNumber ? (
-                    <a href={`/portal/receipts/${p.id}`} data-testid="receipt-link">
-                      {p.receiptNumber}
-                    </a>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {editable && unpaid && !pending && (
+        <>
+          <section class="panel" aria-labelledby="transfer-heading">
+            <h2 id="transfer-heading">{t("fee.bankHeading")}</h2>
+            <p>{t("fee.bankStart")}</p>
+            <button type="button" disabled={busy} onClick={() => pay("manual")} data-testid="pay">
+              {t("payment.manual")}
+            </button>
+          </section>
+          {fee.methods.includes("stripe") && (
+            <section class="panel" aria-labelledby="card-heading">
+              <h2 id="card-heading">{t("fee.cardHeading")}</h2>
+              <p>{t("fee.cardIntro")}</p>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => pay("stripe")}
+                data-testid="pay-stripe"
+              >
+                {t("payment.stripe")}
+              </button>
+            </section>
+          )}
+        </>
       )}
+      {editable && unpaid && (
+        <section aria-labelledby="waiver-heading">
+          <h2 id="waiver-heading">{t("fee.waiverHeading")}</h2>
+          <p data-testid="fee-waiver">{t("fee.waiverText", { contact })}</p>
+        </section>
+      )}
+      {payments.length > 0 && <PaymentsTable payments={payments} />}
     </div>
   );
 }

@@ -1,0 +1,30 @@
+import { t } from "../../../i18n/use.ts";
+import { useApplication } from "../../application/useApplication.ts";
+import { SectionLayout } from "../SectionLayout.tsx";
+import { RefereesPanel } from "./RefereesPanel.tsx";
+
+/** References: who is asked, and whether each has answered; name or remove a referee. */
+export default function RefereesPage() {
+  const state = useApplication();
+  return (
+    <SectionLayout state={state} draftOnly={false}>
+      {(application) => (
+        <>
+          <RefereesPanel
+            applicationId={application.id}
+            editable={application.status === "draft" || application.status === "submitted"}
+          />
+          <p>
+            <a
+              class="button"
+              href={`/portal/applications/${application.id}`}
+              data-testid="section-return"
+            >
+              {t("section.return")}
+            </a>
+          </p>
+        </>
+      )}
+    </SectionLayout>
+  );
+}
