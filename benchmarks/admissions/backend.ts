@@ -9,6 +9,17 @@ import { SQL } from "bun";
 import { openDatabase } from "../../apps/admissions/src/db/client.ts";
 
 /** `backend` is "sqlite" or "postgres" (then on `postgresUrl`); `name` prefixes what is made. */
+/** The command-line options every admissions benchmark takes (node:util parseArgs). */
+export const BACKEND_OPTIONS = {
+  requests: { type: "string", default: "2000" },
+  backends: { type: "string", default: "sqlite,postgres" },
+  postgres: {
+    type: "string",
+    default:
+      process.env.BENCH_DATABASE_URL ?? "postgres://platform:platform@127.0.0.1:5432/platform",
+  },
+} as const;
+
 export async function openBackend(backend: string, postgresUrl: string, name: string) {
   if (backend === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), `${name.replaceAll("_", "-")}-`));

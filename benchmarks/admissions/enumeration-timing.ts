@@ -20,18 +20,12 @@ import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { afterResponse } from "../../apps/admissions/src/lib/after-response.ts";
 import { createUser } from "../../apps/admissions/src/modules/users/service.ts";
 import { createLogger, memoryStore, parseTrustedProxies } from "../../packages/server/src/index.ts";
-import { openBackend, percentile } from "./backend.ts";
+import { BACKEND_OPTIONS, openBackend, percentile } from "./backend.ts";
 
 const { values } = parseArgs({
   options: {
     flow: { type: "string", default: "reset" },
-    requests: { type: "string", default: "2000" },
-    backends: { type: "string", default: "sqlite,postgres" },
-    postgres: {
-      type: "string",
-      default:
-        process.env.BENCH_DATABASE_URL ?? "postgres://platform:platform@127.0.0.1:5432/platform",
-    },
+    ...BACKEND_OPTIONS,
   },
 });
 const REQUESTS = Number(values.requests);

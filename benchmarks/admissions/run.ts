@@ -16,19 +16,13 @@ import { migrate } from "../../apps/admissions/src/db/migrate.ts";
 import { hashPassword } from "../../apps/admissions/src/modules/users/service.ts";
 import { seedDemo } from "../../apps/admissions/src/seed/demo.ts";
 import { createLogger, memoryStore, parseTrustedProxies } from "../../packages/server/src/index.ts";
-import { openBackend, percentile } from "./backend.ts";
+import { BACKEND_OPTIONS, openBackend, percentile } from "./backend.ts";
 import { growTo, loadCatalog } from "./population.ts";
 
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "1000,10000,100000" },
-    requests: { type: "string", default: "2000" },
-    backends: { type: "string", default: "sqlite,postgres" },
-    postgres: {
-      type: "string",
-      default:
-        process.env.BENCH_DATABASE_URL ?? "postgres://platform:platform@127.0.0.1:5432/platform",
-    },
+    ...BACKEND_OPTIONS,
   },
 });
 const sizes = values.sizes.split(",").map(Number);

@@ -19,6 +19,7 @@ import {
   startTracing,
 } from "../../packages/server/src/index.ts";
 import { median } from "../stats.ts";
+import { usPerRequestOf } from "./child-run.ts";
 import { startCollector } from "./collector.ts";
 import { stubbedGateway } from "./stubbed-gateway.ts";
 
@@ -85,21 +86,11 @@ console.log(
 );
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const variant of round % 2 === 0 ? variants : variants.toReversed()) {
-    const child = Bun.spawn(
-      [
-        "bun",
-        import.meta.path,
-        `--child=${variant}`,
-        `--requests=${requests}`,
-        `--sink=${collector.url}`,
-      ],
-      { stdout: "pipe", stderr: "inherit" },
-    );
-    const out = await new Response(child.stdout).text();
-    await child.exited;
-    const { usPerRequest } = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
-      usPerRequest: number;
-    };
+    const usPerRequest = await usPerRequestOf(import.meta.path, [
+      `--child=${variant}`,
+      `--requests=${requests}`,
+      `--sink=${collector.url}`,
+    ]);
     results.set(variant, [...(results.get(variant) ?? []), usPerRequest]);
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
- * What HTTP_PIPELINING costs: the gateway's CPU per request served by Bun.serve (the default)
- * and by the pipelining listener (node:http, packages/server pipelining-listener.ts). The real
+ * What HTTP_PIPELINING costs: the gateway's CPU per request served by Bun.serve (`false`)
+ * and by the pipelining listener (the default: node:http, pipelining-listener.ts). The real
  * app behind `listen()`, its upstream answered in-process (stubbed-gateway.ts), one client in
  * the same process sending requests one after another on one keep-alive connection. Each
  * variant runs in a process of its own, in alternating rounds; the figure is that process's
@@ -13,6 +13,7 @@
 import { parseArgs } from "node:util";
 import { createLogger, listen } from "../../packages/server/src/index.ts";
 import { median } from "../stats.ts";
+import { usPerRequestOf } from "./child-run.ts";
 import { stubbedGateway } from "./stubbed-gateway.ts";
 
 const { values } = parseArgs({
@@ -57,15 +58,10 @@ console.log(
 );
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const variant of round % 2 === 0 ? variants : variants.toReversed()) {
-    const child = Bun.spawn(
-      ["bun", import.meta.path, `--child=${variant}`, `--requests=${requests}`],
-      { stdout: "pipe", stderr: "inherit" },
-    );
-    const out = await new Response(child.stdout).text();
-    await child.exited;
-    const { usPerRequest } = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
-      usPerRequest: number;
-    };
+    const usPerRequest = await usPerRequestOf(import.meta.path, [
+      `--child=${variant}`,
+      `--requests=${requests}`,
+    ]);
     results.set(variant, [...(results.get(variant) ?? []), usPerRequest]);
   }
 }

@@ -64,18 +64,36 @@ try {
   const ports = {
     app: await freePort(),
     gateway: await freePort(),
+    gatewayBunServe: await freePort(),
     bare: await freePort(),
     nginx1: await freePort(),
     nginx2: await freePort(),
   };
   start(
     ["bun", "src/index.ts"],
-    { LEADERBOARD_PORT: String(ports.app), HOST: "127.0.0.1", LEADERBOARD_RATE_LIMIT: "100000" },
+    // The upstream on Bun.serve whatever the default: the same for every path measured.
+    {
+      LEADERBOARD_PORT: String(ports.app),
+      HOST: "127.0.0.1",
+      LEADERBOARD_RATE_LIMIT: "100000",
+      HTTP_PIPELINING: "false",
+    },
     join(root, "apps/leaderboard"),
   );
   const gateway = start(
     ["bun", "src/index.ts"],
     { GATEWAY_PORT: String(ports.gateway), HOST: "127.0.0.1", LEADERBOARD_PORT: String(ports.app) },
+    join(root, "apps/gateway"),
+  );
+  // The same gateway on Bun.serve (HTTP_PIPELINING=false): what answering pipelined requests costs.
+  const gatewayBunServe = start(
+    ["bun", "src/index.ts"],
+    {
+      GATEWAY_PORT: String(ports.gatewayBunServe),
+      HOST: "127.0.0.1",
+      LEADERBOARD_PORT: String(ports.app),
+      HTTP_PIPELINING: "false",
+    },
     join(root, "apps/gateway"),
   );
   const bare = start(["bun", join(import.meta.dir, "bare-proxy.ts")], {
@@ -114,6 +132,7 @@ http {
   const direct = `http://127.0.0.1:${ports.app}${path}`;
   await waitForHttp(direct);
   await waitForHttp(`http://127.0.0.1:${ports.gateway}/gateway/live`);
+  await waitForHttp(`http://127.0.0.1:${ports.gatewayBunServe}/gateway/live`);
   await waitForHttp(`http://127.0.0.1:${ports.bare}${path}`);
   await waitForHttp(`http://127.0.0.1:${ports.nginx1}${path}`);
   await waitForHttp(`http://127.0.0.1:${ports.nginx2}${path}`);
@@ -130,9 +149,14 @@ http {
   const targets = [
     { name: "direct", url: direct, pids: async () => [] as number[] },
     {
-      name: "gateway (ours)",
+      name: "gateway (ours, the default)",
       url: `http://127.0.0.1:${ports.gateway}${path}`,
       pids: async () => [gateway.pid],
+    },
+    {
+      name: "gateway, HTTP_PIPELINING=false",
+      url: `http://127.0.0.1:${ports.gatewayBunServe}${path}`,
+      pids: async () => [gatewayBunServe.pid],
     },
     {
       name: "bare Bun fetch proxy (floor)",

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,10 @@ import { memoryStore } from "@platform/server";
 import type { Db } from "../src/db/client.ts";
 import { DEMO_USERS } from "../src/seed/demo.ts";
 import { as, json, logIn, setupApp, testDatabaseTarget } from "./support.ts";
+
+// Every test here starts the CLI as processes of their own (Bun, then the database): seconds on
+// a busy machine, past bun's 5 s default for a test.
+setDefaultTimeout(30_000);
 
 const APP_DIR = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "admissions-cli-"));

@@ -16,6 +16,10 @@ async function expectProblem(request: Request, status: number, code: string, pat
   return problem;
 }
 
+// A name the board refuses: 422 pointing at playerName.
+const nameRefused = (playerName: string) =>
+  expectProblem(post({ playerName, score: 1 }), 422, "VALIDATION_FAILED", "/body/playerName");
+
 describe("bad bodies", () => {
   test("malformed JSON → 400", async () => {
     await expectProblem(post('{"playerName": "a", "score": '), 400, "MALFORMED_JSON");
@@ -158,53 +162,42 @@ describe("bad names", () => {
     ["a left-to-right override", "\u202DAda"],
     ["a first-strong isolate", "\u2068Ada\u2069"],
   ])("%s → 422 naming playerName", async (_, playerName) => {
-    const problem = await expectProblem(
-      post({ playerName, score: 1 }),
-      422,
-      "VALIDATION_FAILED",
-      "/body/playerName",
-    );
+    const problem = await nameRefused(playerName);
     expect(problem.detail.length).toBeLessThan(300);
   });
 
   // Nothing a person could read: zero-width characters, fillers that render as blanks, a lone
   // combining mark. Each is refused alone and in any mix.
-  test.each([
-    ["zero-width spaces", "\u200B\u200B"],
-    ["a zero-width non-joiner", "\u200C"],
-    ["a zero-width joiner", "\u200D"],
-    ["a word joiner", "\u2060"],
+  const blanks: Record<string, string> = {
+    "zero-width spaces": "\u200B\u200B",
+    "a zero-width non-joiner": "\u200C",
+    "a zero-width joiner": "\u200D",
+    "a word joiner": "\u2060",
     // Alone, trim() takes it (JavaScript counts U+FEFF as white space): so between others.
-    ["a byte-order mark", "\u200B\uFEFF\u200B"],
-    ["Hangul fillers", "\u3164\u3164\u3164"],
-    ["a Hangul choseong filler", "\u115F"],
-    ["a Hangul jungseong filler", "\u1160"],
-    ["a halfwidth Hangul filler", "\uFFA0"],
-    ["braille blanks", "\u2800\u2800"],
-    ["a Mongolian vowel separator", "\u180E"],
-    ["a soft hyphen", "\u00AD"],
-    ["variation selectors", "\uFE0F\uFE0E"],
-    ["combining marks alone", "\u0301\u0308"],
-    ["a mix of them", "\u200B\u3164\u2800\u200D\uFEFF\u115F"],
-  ])("only %s → 422 naming playerName, in words", async (_, playerName) => {
-    const problem = await expectProblem(
-      post({ playerName, score: 1 }),
-      422,
-      "VALIDATION_FAILED",
-      "/body/playerName",
-    );
-    expect(problem.errors?.[0]?.message).toBe(
-      "must contain at least one visible character: a letter, digit, punctuation mark or symbol",
-    );
-  });
+    "a byte-order mark": "\u200B\uFEFF\u200B",
+    "Hangul fillers": "\u3164\u3164\u3164",
+    "a Hangul choseong filler": "\u115F",
+    "a Hangul jungseong filler": "\u1160",
+    "a halfwidth Hangul filler": "\uFFA0",
+    "braille blanks": "\u2800\u2800",
+    "a Mongolian vowel separator": "\u180E",
+    "a soft hyphen": "\u00AD",
+    "variation selectors": "\uFE0F\uFE0E",
+    "combining marks alone": "\u0301\u0308",
+    "a mix of them": "\u200B\u3164\u2800\u200D\uFEFF\u115F",
+  };
+  test.each(Object.entries(blanks))(
+    "only %s → 422 naming playerName, in words",
+    async (_, playerName) => {
+      const problem = await nameRefused(playerName);
+      expect(problem.errors?.[0]?.message).toBe(
+        "must contain at least one visible character: a letter, digit, punctuation mark or symbol",
+      );
+    },
+  );
 
   test("a bidi control is refused in words", async () => {
-    const problem = await expectProblem(
-      post({ playerName: "Ada\u200F", score: 1 }),
-      422,
-      "VALIDATION_FAILED",
-      "/body/playerName",
-    );
+    const problem = await nameRefused("Ada\u200F");
     expect(problem.errors?.[0]?.message).toBe(
       "must not contain control characters or text-direction marks",
     );

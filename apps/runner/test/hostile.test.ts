@@ -152,7 +152,10 @@ describe.skipIf(!bwrapPath)("crashes are explained", () => {
       expect(result.error ?? "").toMatch(outOfMemory);
       expect(result.timedOut).toBe(false);
     }
-  });
+    // Four sandboxes filled to their memory limit one after another: about a second each on a
+    // quiet machine, several on a busy one; bun's 5 s default ended the test mid-way (its
+    // clean-up then killed the next test's sandbox). The runner's own limits bound each run.
+  }, 60_000);
 
   test("an error too big to report whole is clipped by the harness, whatever slice has become", async () => {
     const result = await run({

@@ -3401,7 +3401,7 @@ export type components = {
             /** @example 1763769600000-k3j9x2qa */
             id: string;
             playerName: string;
-            /** @description A whole number from 0 to 265390, the most one game can score */
+            /** @description A whole number from 0 to 1836130, the most one game can score */
             score: number;
             /**
              * Format: date-time
@@ -4402,7 +4402,7 @@ export type components = {
             /** @example Ada */
             playerName: string;
             /**
-             * @description A whole number from 0 to 265390, the most one game can score
+             * @description A whole number from 0 to 1836130, the most one game can score
              * @example 4200
              */
             score: number;
@@ -4566,7 +4566,7 @@ export type components = {
             /** @example 1763769600000-k3j9x2qa */
             id: string;
             playerName: string;
-            /** @description A whole number from 0 to 265390, the most one game can score */
+            /** @description A whole number from 0 to 1836130, the most one game can score */
             score: number;
             /**
              * Format: date-time

@@ -108,9 +108,15 @@ describe("tracing off (no endpoint)", () => {
   });
 });
 
-describe("tracing on", async () => {
+// A collector for one describe block, closed when its tests are done.
+async function receiverForThisBlock() {
   const collector = await startOtlpReceiver();
   afterAll(() => collector.close());
+  return collector;
+}
+
+describe("tracing on", async () => {
+  const collector = await receiverForThisBlock();
 
   test("an endpoint turns it on", async () => {
     const on = await tracingTo(collector.endpoint);
@@ -204,8 +210,7 @@ describe("tracing on", async () => {
 });
 
 describe("child spans, roots and the resource", async () => {
-  const collector = await startOtlpReceiver();
-  afterAll(() => collector.close());
+  const collector = await receiverForThisBlock();
 
   test("nested spans chain under the request's; a failure is typed; a root starts a trace", async () => {
     await tracingTo(collector.endpoint, {
@@ -246,8 +251,7 @@ describe("child spans, roots and the resource", async () => {
 });
 
 describe("batches of recorded spans", async () => {
-  const collector = await startOtlpReceiver();
-  afterAll(() => collector.close());
+  const collector = await receiverForThisBlock();
 
   test("a full batch of 512 is exported at once, long before the schedule delay", async () => {
     await tracingTo(collector.endpoint, {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { typescriptLibs } from "./typescript-libs.ts";
 
 /** One built file, held in memory with its gzip form so each request costs a lookup. */
 export type Asset = {
@@ -8,10 +9,11 @@ export type Asset = {
   etag: string;
 };
 
-/** What the pages need: the URL of each entry's script and of the style sheet. */
+/** What the pages need: the URL of each entry's script, each worker's and the style sheet. */
 export type Bundle = {
   assets: Map<string, Asset>;
   scripts: Record<ClientEntry, string>;
+  workers: Record<WorkerEntry, string>;
   styles: string;
   builtAt: number;
 };
@@ -19,13 +21,18 @@ export type Bundle = {
 export const CLIENT_ENTRIES = ["game", "playground", "bench", "portal", "live-reload"] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 
+/** Scripts a page starts as a Worker (their URL is in the page), never as a <script>. */
+export const WORKER_ENTRIES = ["typescript"] as const;
+export type WorkerEntry = (typeof WORKER_ENTRIES)[number];
+
 export const CLIENT_DIR = join(import.meta.dir, "..", "client");
-const ENTRY_FILES: Record<ClientEntry | "site", string> = {
+const ENTRY_FILES: Record<ClientEntry | "site" | "ts-worker", string> = {
   game: "game/game-page.tsx",
   playground: "playground/playground-page.tsx",
   bench: "bench/bench-page.tsx",
   portal: "portal/portal-page.tsx",
   "live-reload": "dev/live-reload.ts",
+  "ts-worker": "playground/worker/ts-worker.ts",
   site: "shared/site.css",
 };
 
@@ -62,6 +69,7 @@ export async function buildClient(opts: { production: boolean }): Promise<Bundle
     define: {
       "process.env.NODE_ENV": JSON.stringify(opts.production ? "production" : "development"),
     },
+    plugins: [typescriptLibs],
     throw: false,
   });
   if (!result.success) {
@@ -99,6 +107,7 @@ export async function buildClient(opts: { production: boolean }): Promise<Bundle
       portal: url("portal-page"),
       "live-reload": url("live-reload"),
     },
+    workers: { typescript: url("ts-worker") },
     styles: url("site"),
     builtAt: Date.now(),
   };

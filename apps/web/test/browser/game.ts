@@ -1,17 +1,29 @@
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { axeViolations, screenshots, watchForErrors } from "./chromium.ts";
+import {
+  axeViolations,
+  DESKTOP,
+  PHONE,
+  SCREENSHOT_DIR,
+  screenshots,
+  watchForErrors,
+} from "./chromium.ts";
 import { LIMITS, type Site } from "./site.ts";
 
-/** The player stands still until a rock lands: a real game over, usually within seconds. */
+/**
+ * The player stands still until rocks have taken every life: a real game over, within two
+ * minutes at most (engine.test.ts), usually well under one.
+ */
 async function waitForGameOver(page: Page): Promise<number> {
-  const name = page.getByTestId("score-name");
-  await name.waitFor({ state: "visible", timeout: 90_000 });
-  const heading = await page.locator("#score-heading").textContent();
-  const score = Number(heading?.match(/-?\d+/)?.[0]);
-  expect(Number.isFinite(score)).toBe(true);
+  await page.getByTestId("game-over").waitFor({ state: "visible", timeout: 150_000 });
+  const score = Number(await page.locator("form[data-score]").getAttribute("data-score"));
+  expect(Number.isInteger(score)).toBe(true);
   return score;
 }
+
+const focused = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
 
 /** Where the paddle's centre is, in game units, read from the canvas's pixels (its colour). */
 async function paddleX(page: Page): Promise<number> {
@@ -52,6 +64,20 @@ export function gameTests(site: () => Site) {
     await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await page.getByTestId("game-pause").waitFor();
     expect(await paddleX(page)).toBeCloseTo(240, -1);
+    // A touch screen (a coarse pointer) gets the on-screen arrows and the touch hint.
+    expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+    expect(await page.locator(".touch-controls").isVisible()).toBe(true);
+    // A phone's picture with touch on: Playwright turns touch emulation off when it resizes the
+    // viewport, so it is turned on again before the shot.
+    if (process.env.WEB_TEST_SCREENSHOTS !== "off") {
+      await page.setViewportSize(PHONE);
+      await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+      await page.locator(".touch-controls").waitFor();
+      // The viewport only: a full-page shot resizes it again, and touch with it.
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "game-touch-phone.png") });
+      await page.setViewportSize(DESKTOP);
+      await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+    }
     // A finger down near the canvas's left edge, held: the paddle slides under it.
     const area = await page.locator("canvas").boundingBox();
     if (!area) throw new Error("no canvas");
@@ -70,34 +96,70 @@ export function gameTests(site: () => Site) {
     await page.close();
   }, 60_000);
 
-  test("keyboard only: start, lose, see the API's validation error inline, submit, see the rank", async () => {
+  test("desktop: no on-screen arrows, and the focus ring is as wide as the canvas", async () => {
+    const { base, context } = site();
+    const page = await context.newPage();
+    await page.goto(`${base}/game/`);
+    await page.getByTestId("game-canvas").waitFor();
+    expect(await page.locator(".touch-controls").isVisible()).toBe(false);
+    const canvas = await page.getByTestId("game-canvas").boundingBox();
+    const area = await page.getByTestId("game-area").boundingBox();
+    expect(Math.round(area?.width ?? 0)).toBe(Math.round(canvas?.width ?? -1));
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.locator('[data-motion="reduced"]').waitFor();
+    await page.close();
+  });
+
+  test("keyboard only: Space plays at once, sound off is remembered, lives run out, the name is refused in words, then the row is highlighted", async () => {
     const { base, context } = site();
     const page = await context.newPage();
     const errors = watchForErrors(page, { expected: /status of 422/ });
     await page.goto(`${base}/game/`);
     await page.getByTestId("leaderboard").waitFor();
-    // Tab to the game area and start it with Space, as a keyboard player would.
-    for (let i = 0; i < 12; i++) {
-      await page.keyboard.press("Tab");
-      if (
-        await page.evaluate(
-          () => document.activeElement?.getAttribute("data-testid") === "game-area",
-        )
-      )
-        break;
-    }
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
-      "game-area",
-    );
+    // Sound off with M, and still off after a reload (kept in this browser).
+    expect(await page.getByTestId("sound-toggle").getAttribute("aria-pressed")).toBe("true");
+    await page.keyboard.press("m");
+    expect(await page.getByTestId("sound-toggle").getAttribute("aria-pressed")).toBe("false");
+    await page.reload();
+    await page.getByTestId("leaderboard").waitFor();
+    expect(await page.getByTestId("sound-toggle").getAttribute("aria-pressed")).toBe("false");
+    await page.keyboard.press("m");
+    expect(await page.getByTestId("sound-toggle").getAttribute("aria-pressed")).toBe("true");
+
+    // No click and no Tab first: Space on the freshly loaded page starts the game.
+    expect(await focused(page)).toBe(null);
     await page.keyboard.press("Space");
-    // Pause and resume from the keyboard; the status line says so.
+    await page.getByTestId("game-pause").waitFor();
+    expect(await page.getByTestId("game-lives").getAttribute("data-lives")).toBe("3");
+    expect(await page.getByTestId("game-level").textContent()).toBe("1");
     await page.keyboard.press("p");
     await page.getByTestId("game-status").filter({ hasText: "Paused" }).waitFor();
     await page.keyboard.press("p");
+    await page.getByTestId("game-pause").filter({ hasText: "Pause" }).waitFor();
+    // A hidden tab pauses the game (the page's own visibilitychange handler, told it is hidden).
+    await page.evaluate(() => {
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await page.getByTestId("game-pause").filter({ hasText: "Resume" }).waitFor();
+    await page.evaluate(() => {
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+    });
+    await page.keyboard.press("Space");
+    await page.getByTestId("game-pause").filter({ hasText: "Pause" }).waitFor();
+    // The arrows steer without the page scrolling.
+    await page.keyboard.down("ArrowRight");
+    await page.waitForTimeout(300);
+    await page.keyboard.up("ArrowRight");
+    expect(await paddleX(page)).toBeGreaterThan(260);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
     const score = await waitForGameOver(page);
-    // Game over puts the keyboard in the name field.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
-      "score-name",
+    expect(await page.getByTestId("game-lives").getAttribute("data-lives")).toBe("0");
+    // Game over goes straight to the name field.
+    expect(await focused(page)).toBe("score-name");
+    expect(Number((await page.getByTestId("game-best").textContent())?.replace(/,/g, ""))).toBe(
+      score,
     );
     await screenshots(page, "game-over");
     expect(await axeViolations(page)).toEqual([]);
@@ -113,8 +175,12 @@ export function gameTests(site: () => Site) {
     await page.keyboard.press("Enter");
     const problem = page.getByTestId("score-error");
     await problem.waitFor();
-    expect(await problem.textContent()).toContain("playerName");
+    expect(await problem.textContent()).toContain("Your name must not be empty");
+    // Words, never the schema's pointer.
+    expect(await problem.textContent()).not.toContain("/body");
     expect(await page.getByTestId("score-name").getAttribute("aria-invalid")).toBe("true");
+    await screenshots(page, "game-name-refused");
+    expect(await axeViolations(page)).toEqual([]);
     // A name of fillers and zero-width spaces looks empty on the board: refused in words.
     await page.getByTestId("score-name").fill("\u3164\u200B\u3164");
     await page.keyboard.press("Enter");
@@ -125,20 +191,28 @@ export function gameTests(site: () => Site) {
     const rank = page.getByTestId("score-rank");
     await rank.waitFor();
     expect(await rank.textContent()).toMatch(/Keyboard Kim is number \d+ on the board/);
-    // The board is fetched again after the submission and shows the entry with its score.
-    const row = page.getByTestId("leaderboard-row").filter({ hasText: "Keyboard Kim" });
-    await row.waitFor();
-    expect(await row.textContent()).toContain(score.toLocaleString("en"));
+    // The board is read again and the entry just sent is the highlighted row, with its score.
+    const current = page.locator('[data-testid="leaderboard-row"][aria-current="true"]');
+    await current.waitFor();
+    expect(await current.count()).toBe(1);
+    expect(await current.textContent()).toContain("Keyboard Kim");
+    expect(await current.textContent()).toContain(score.toLocaleString("en"));
     const position = Number((await rank.textContent())?.match(/number (\d+)/)?.[1]);
     expect(
       await page
         .getByTestId("leaderboard-row")
         .nth(position - 1)
-        .textContent(),
-    ).toContain("Keyboard Kim");
+        .getAttribute("aria-current"),
+    ).toBe("true");
+    await screenshots(page, "game-submitted");
+    expect(await axeViolations(page)).toEqual([]);
+    // The keyboard is on "Play again"; Enter starts a new game with full lives.
+    await page.keyboard.press("Enter");
+    await page.getByTestId("game-pause").waitFor();
+    expect(await page.getByTestId("game-lives").getAttribute("data-lives")).toBe("3");
     expect(errors).toEqual([]);
     await page.close();
-  }, 120_000);
+  }, 240_000);
 
   test("restart, then a submission over the rate limit shows when to retry", async () => {
     const { base, context } = site();
@@ -166,7 +240,8 @@ export function gameTests(site: () => Site) {
     await page.getByTestId("score-submit").click();
     const problem = page.getByTestId("score-error");
     await problem.waitFor();
-    expect(await problem.textContent()).toMatch(/Try again in \d+ seconds?/);
+    expect(await problem.textContent()).toContain("a lot of tries in a short time");
+    expect(await problem.textContent()).toMatch(/try again in \d+ seconds?/);
     await page
       .getByTestId("score-submit")
       .filter({ hasText: /Wait \d+ s/ })
@@ -174,5 +249,5 @@ export function gameTests(site: () => Site) {
     expect(await page.getByTestId("score-submit").isDisabled()).toBe(true);
     expect(await page.getByTestId("score-submit").textContent()).toMatch(/Wait \d+ s/);
     await page.close();
-  }, 120_000);
+  }, 200_000);
 }

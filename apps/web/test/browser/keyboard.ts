@@ -83,3 +83,17 @@ export async function pressFor(page: Page, key: string, selector: string): Promi
     throw new Error(`${error.message}\nafter ${key}: ${seen}`);
   });
 }
+
+/** Fills the registration form by keyboard and sends it (Enter). */
+export async function typeRegistration(
+  page: Page,
+  person: { fullName: string; email: string; password: string },
+): Promise<void> {
+  await tabTo(page, byTestId("register-name"));
+  await page.keyboard.type(person.fullName);
+  await tabTo(page, byTestId("register-email"));
+  await page.keyboard.type(person.email);
+  await tabTo(page, byTestId("register-password"));
+  await page.keyboard.type(person.password);
+  await page.keyboard.press("Enter");
+}

@@ -9,7 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
-import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeRegistration, typeSignIn } from "./keyboard.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 /** Chromium reports every non-2xx fetch as a console error: the expected ones are these. */
@@ -56,13 +56,11 @@ describe.skipIf(!hasChromium)(
         const page = await open();
         await page.goto(`${base}/portal/register`);
         await page.waitForSelector(byTestId("register-submit"));
-        await tabTo(page, byTestId("register-name"));
-        await page.keyboard.type("Ada Lovelace");
-        await tabTo(page, byTestId("register-email"));
-        await page.keyboard.type(email);
-        await tabTo(page, byTestId("register-password"));
-        await page.keyboard.type("applicant-password-1");
-        await page.keyboard.press("Enter");
+        await typeRegistration(page, {
+          fullName: "Ada Lovelace",
+          email,
+          password: "applicant-password-1",
+        });
         await page.waitForSelector(byTestId("registered"));
         expect(page.url()).toBe(`${base}/portal/register`);
         const text = (await page.textContent(byTestId("registered"))) ?? "";

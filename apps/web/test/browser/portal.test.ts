@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import type { FileChooser } from "playwright-core";
 import { BANK_ACCOUNT, pdf } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
-import { activate, byTestId, tabTo, typeSignIn } from "./keyboard.ts";
+import { activate, byTestId, tabTo, typeRegistration, typeSignIn } from "./keyboard.ts";
 import { portalHarness } from "./portal-harness.ts";
 
 if (!hasChromium) console.warn(`portal browser tests ${NO_CHROMIUM}`);
@@ -36,13 +36,11 @@ describe.skipIf(!hasChromium)(
       await page.goto(`${base}/portal/register`);
       await page.waitForSelector(byTestId("register-submit"));
       await check(page, "register");
-      await tabTo(page, byTestId("register-name"));
-      await page.keyboard.type("Ada Lovelace");
-      await tabTo(page, byTestId("register-email"));
-      await page.keyboard.type(email);
-      await tabTo(page, byTestId("register-password"));
-      await page.keyboard.type("applicant-password-1");
-      await page.keyboard.press("Enter");
+      await typeRegistration(page, {
+        fullName: "Ada Lovelace",
+        email,
+        password: "applicant-password-1",
+      });
       // "Check your email", as for an address that has an account: nothing signs in here.
       await page.waitForSelector(byTestId("registered"));
       expect(page.url()).toBe(`${base}/portal/register`);

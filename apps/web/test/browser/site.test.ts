@@ -9,7 +9,7 @@ import { benchTests } from "./bench.ts";
 import { hasBubblewrap, hasChromium, launch, NO_CHROMIUM, SCREENSHOT_DIR } from "./chromium.ts";
 import { gameTests } from "./game.ts";
 import { pageTests } from "./pages.ts";
-import { playgroundTests } from "./playground.ts";
+import { checkerFailureTests, playgroundTests } from "./playground.ts";
 import { LIMITS, type Site } from "./site.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -56,6 +56,7 @@ describe.skipIf(!hasChromium)(
       hasBubblewrap ? "playground" : `playground (${NO_BWRAP})`,
       () => {
         playgroundTests(current);
+        checkerFailureTests(current);
       },
     );
   },

@@ -1,110 +1,165 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import type { ComponentChild } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import {
+  type GameEvent,
   type GameState,
-  HEIGHT,
   type Input,
   newGame,
+  pause as pauseIfRunning,
   scoreOf,
   start,
-  step,
   timeIsUp,
   togglePause,
   WIDTH,
 } from "./engine.ts";
-import { draw } from "./render.ts";
+import { Hud } from "./Hud.tsx";
+import { listenForKeys } from "./keys.ts";
+import { createSound } from "./sound.ts";
+import { offerBest, readBest, readMuted, writeMuted } from "./storage.ts";
+import { GAME_TEXT as T } from "./text.ts";
+import { type LoopView, useGameLoop } from "./useGameLoop.ts";
+import { useMedia } from "./useMedia.ts";
 
-/** Longest step taken at once: after a stall the game slows down rather than jumping. */
-const MAX_STEP_S = 0.05;
+export type GameOver = { score: number; best: number; newBest: boolean; timeUp: boolean };
 
-const KEYS_LEFT = new Set(["ArrowLeft", "a", "A"]);
-const KEYS_RIGHT = new Set(["ArrowRight", "d", "D"]);
+const idle = (): Input => ({ left: false, right: false, targetX: null });
 
 export function Game({
-  onGameOver,
+  renderOver,
   onRestart,
 }: {
-  onGameOver: (score: number) => void;
+  /** What follows the canvas at game over (the score form); `playAgain` starts a new game. */
+  renderOver: (over: GameOver, playAgain: () => void) => ComponentChild;
   onRestart: () => void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const areaRef = useRef<HTMLDivElement>(null);
   const game = useRef<GameState>(newGame());
-  const input = useRef<Input>({ left: false, right: false, targetX: null });
+  const input = useRef<Input>(idle());
   const [status, setStatus] = useState(game.current.status);
-  const [finalScore, setFinalScore] = useState<number | null>(null);
-  // Read inside the animation loop, which is set up once.
-  const callbacks = useRef({ onGameOver });
-  callbacks.current = { onGameOver };
-
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    const ctx = canvas?.getContext("2d");
-    if (!canvas || !ctx) return;
-    const scale = Math.min(window.devicePixelRatio || 1, 2);
-    canvas.width = WIDTH * scale;
-    canvas.height = HEIGHT * scale;
-    let last = performance.now();
-    let frame = requestAnimationFrame(function tick(now) {
-      const dt = Math.min((now - last) / 1000, MAX_STEP_S);
-      last = now;
-      if (step(game.current, input.current, dt)) {
-        const score = scoreOf(game.current);
-        setStatus("over");
-        setFinalScore(score);
-        callbacks.current.onGameOver(score);
-      }
-      draw(ctx, game.current, scale);
-      frame = requestAnimationFrame(tick);
-    });
-    // A hidden tab gets no frames; pause so the player does not come back to a lost game.
-    const onHidden = () => {
-      if (document.hidden && game.current.status === "running") {
-        togglePause(game.current);
-        setStatus("paused");
-      }
-    };
-    document.addEventListener("visibilitychange", onHidden);
-    return () => {
-      cancelAnimationFrame(frame);
-      document.removeEventListener("visibilitychange", onHidden);
-    };
-  }, []);
+  const [hud, setHud] = useState({ score: 0, level: 1, lives: game.current.lives });
+  const [best, setBest] = useState(readBest);
+  const [over, setOver] = useState<GameOver | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const [muted, setMuted] = useState(readMuted);
+  const sound = useMemo(() => createSound(readMuted()), []);
+  const reducedMotion = useMedia("(prefers-reduced-motion: reduce)");
+  const touch = useMedia("(pointer: coarse)");
 
   const begin = () => {
+    if (game.current.status === "ready") sound.play("start");
     start(game.current);
     setStatus(game.current.status);
-    areaRef.current?.focus();
+    setAnnouncement("");
   };
   const pause = () => {
     togglePause(game.current);
     setStatus(game.current.status);
+    setAnnouncement(game.current.status === "paused" ? T.paused : "");
   };
   const restart = () => {
     game.current = newGame();
-    input.current = { left: false, right: false, targetX: null };
-    setFinalScore(null);
+    input.current = idle();
+    setOver(null);
+    setHud({ score: 0, level: 1, lives: game.current.lives });
     onRestart();
     begin();
   };
-
-  const onKey = (down: boolean) => (event: KeyboardEvent) => {
-    const { key } = event;
-    if (KEYS_LEFT.has(key)) input.current.left = down;
-    else if (KEYS_RIGHT.has(key)) input.current.right = down;
-    else if (!down) return;
-    else if (key === " " || key === "Enter") {
-      if (status === "over") restart();
-      else if (status === "ready") begin();
-      else pause();
-    } else if (key === "p" || key === "P" || key === "Escape") pause();
-    else if (key === "r" || key === "R") restart();
-    else return;
-    // The page must not scroll while the arrows steer.
-    event.preventDefault();
+  const toggleMute = () => {
+    setMuted((was) => {
+      sound.setMuted(!was);
+      writeMuted(!was);
+      return !was;
+    });
   };
 
-  // Touch and mouse: the paddle follows the finger along the canvas.
+  const onEvents = (events: GameEvent[]) => {
+    const state = game.current;
+    for (const event of events) {
+      if (event.kind === "catch") sound.play("catch");
+      else if (event.kind === "level") {
+        sound.play("level");
+        setAnnouncement(T.levelUp(event.level));
+      } else if (event.kind === "hit") {
+        sound.play(event.livesLeft > 0 ? "hit" : "over");
+        if (event.livesLeft > 0) setAnnouncement(T.hit(event.livesLeft));
+      } else if (event.kind === "over") {
+        const score = scoreOf(state);
+        const newBest = offerBest(score);
+        if (newBest) setBest(score);
+        setStatus("over");
+        setAnnouncement("");
+        setOver({ score, best: Math.max(best, score), newBest, timeUp: timeIsUp(state) });
+      }
+    }
+  };
+  // The loop reads these each frame; a fresh object per render keeps them current.
+  const view = useRef<LoopView>({ message: () => null, motion: () => true, onEvents });
+  view.current = {
+    message: () =>
+      status === "ready"
+        ? touch
+          ? T.canvasReadyTouch
+          : T.canvasReadyKeys
+        : status === "paused"
+          ? T.canvasPaused
+          : status === "over"
+            ? T.canvasOver
+            : null,
+    motion: () => !reducedMotion,
+    onEvents,
+  };
+  useGameLoop(canvasRef, game, input, view);
+
+  // The score line changes once a second at most (seconds, stars): read it a few times a second
+  // instead of re-rendering the page every frame.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const state = game.current;
+      const next = { score: scoreOf(state), level: state.level, lives: state.lives };
+      setHud((was) =>
+        was.score === next.score && was.level === next.level && was.lives === next.lives
+          ? was
+          : next,
+      );
+    }, 100);
+    return () => clearInterval(timer);
+  }, []);
+
+  // Keys on the whole page; a hidden tab pauses the game, so no one comes back to a lost one.
+  const keys = useRef({ begin, pause, restart, toggleMute, status });
+  keys.current = { begin, pause, restart, toggleMute, status };
+  useEffect(() => {
+    const stop = listenForKeys({
+      steer: (side, down) => {
+        input.current[side] = down;
+      },
+      primary: () => {
+        const { status: now, begin: go, pause: hold, restart: again } = keys.current;
+        if (now === "over") again();
+        else if (now === "ready") go();
+        else hold();
+      },
+      pause: () => keys.current.status !== "ready" && keys.current.pause(),
+      restart: () => keys.current.restart(),
+      mute: () => keys.current.toggleMute(),
+      gesture: () => sound.unlock(),
+    });
+    const onHidden = () => {
+      if (document.hidden && pauseIfRunning(game.current)) {
+        setStatus("paused");
+        setAnnouncement(T.paused);
+      }
+    };
+    document.addEventListener("visibilitychange", onHidden);
+    return () => {
+      stop();
+      document.removeEventListener("visibilitychange", onHidden);
+    };
+  }, []);
+
+  // Touch and mouse: the ship follows the finger along the canvas.
   const onPointer = (event: PointerEvent) => {
+    sound.unlock();
     const canvas = canvasRef.current;
     if (!canvas || (event.type === "pointermove" && event.buttons === 0)) return;
     const box = canvas.getBoundingClientRect();
@@ -126,51 +181,26 @@ export function Game({
   });
 
   return (
-    <section aria-labelledby="game-heading">
+    <section aria-labelledby="game-heading" class="game">
       <h2 id="game-heading" class="visually-hidden">
-        Game
+        {T.heading}
       </h2>
-      {/* The focusable wrapper takes the keys; the canvas itself is only a picture. */}
+      <Hud {...hud} best={best} />
+      {/* Focusable so a keyboard user can land on the game; the keys are read page-wide. */}
       <div
         class="game-area"
         role="application"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: role="application" is a widget that takes keys itself; Biome does not count it as interactive.
         tabIndex={0}
-        ref={areaRef}
         data-testid="game-area"
-        aria-label="Game area. Left and right arrow keys (or A and D) move; Space starts or pauses; P pauses; R restarts."
-        onKeyDown={onKey(true)}
-        onKeyUp={onKey(false)}
+        data-motion={reducedMotion ? "reduced" : "full"}
+        aria-label={T.area}
         onPointerDown={onPointer}
         onPointerMove={onPointer}
         onPointerUp={release}
         onPointerCancel={release}
       >
-        <canvas ref={canvasRef} class="game-canvas" />
-      </div>
-      <div class="row">
-        {status === "ready" && (
-          <button type="button" onClick={begin}>
-            Start
-          </button>
-        )}
-        {(status === "running" || status === "paused") && (
-          <button type="button" onClick={pause} data-testid="game-pause">
-            {status === "paused" ? "Resume" : "Pause"}
-          </button>
-        )}
-        {status !== "ready" && (
-          <button type="button" class="secondary" onClick={restart}>
-            Restart
-          </button>
-        )}
-        <p role="status" data-testid="game-status">
-          {status === "over"
-            ? `${timeIsUp(game.current) ? "Time's up: an hour of play" : "Game over"}. Your score: ${finalScore}`
-            : status === "paused"
-              ? "Paused"
-              : ""}
-        </p>
+        <canvas ref={canvasRef} class="game-canvas" data-testid="game-canvas" />
       </div>
       <div class="touch-controls" aria-hidden="true">
         <button type="button" tabIndex={-1} {...hold("left")}>
@@ -180,6 +210,40 @@ export function Game({
           ▶
         </button>
       </div>
+      <div class="row game-controls">
+        {status === "ready" && (
+          <button type="button" onClick={begin}>
+            {T.start}
+          </button>
+        )}
+        {(status === "running" || status === "paused") && (
+          <button type="button" onClick={pause} data-testid="game-pause">
+            {status === "paused" ? T.resume : T.pause}
+          </button>
+        )}
+        {(status === "running" || status === "paused") && (
+          <button type="button" class="secondary" onClick={restart}>
+            {T.restart}
+          </button>
+        )}
+        <button
+          type="button"
+          class="secondary toggle"
+          data-testid="sound-toggle"
+          aria-pressed={!muted}
+          onClick={() => {
+            sound.unlock();
+            toggleMute();
+          }}
+        >
+          {T.soundLabel}
+        </button>
+        <p role="status" data-testid="game-status" class="game-status">
+          {announcement}
+        </p>
+      </div>
+      <p class="hint">{touch ? T.touchHelp : T.keysHelp}</p>
+      {over && renderOver(over, restart)}
     </section>
   );
 }

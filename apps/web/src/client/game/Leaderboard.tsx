@@ -3,7 +3,10 @@ import { useEffect, useState } from "preact/hooks";
 import { type ApiFailure, api } from "../shared/api.ts";
 import { ProblemMessage } from "../shared/Problem.tsx";
 
-/** The top 10, fetched again whenever `version` changes (after each submission). */
+/** Others play too: the board is read again this often while the page is visible. */
+const REFRESH_MS = 30_000;
+
+/** The top 10, read again after each submission (`version`) and every 30 s while visible. */
 export function Leaderboard({
   version,
   highlightId,
@@ -16,15 +19,21 @@ export function Leaderboard({
 
   useEffect(() => {
     let current = true;
-    void api.leaderboard().then((result) => {
-      if (!current) return;
-      if (result.ok) {
-        setBoard(result.data);
-        setFailure(null);
-      } else setFailure(result);
-    });
+    const read = () =>
+      void api.leaderboard().then((result) => {
+        if (!current) return;
+        if (result.ok) {
+          setBoard(result.data);
+          setFailure(null);
+        } else setFailure(result);
+      });
+    read();
+    const timer = setInterval(() => {
+      if (!document.hidden) read();
+    }, REFRESH_MS);
     return () => {
       current = false;
+      clearInterval(timer);
     };
   }, [version]);
 
@@ -58,7 +67,10 @@ export function Leaderboard({
           ))}
         </tbody>
       </table>
-      {board?.length === 0 && <p>No scores yet: be the first.</p>}
+      {board === null && failure === null && (
+        <p data-testid="leaderboard-loading">Loading the top 10…</p>
+      )}
+      {board?.length === 0 && <p data-testid="leaderboard-empty">No scores yet: be the first.</p>}
     </section>
   );
 }

@@ -3,7 +3,9 @@ import { PLAYER_NAME_MAX } from "@platform/contracts/limits";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type ApiFailure, api } from "../shared/api.ts";
 import { ProblemMessage } from "../shared/Problem.tsx";
+import { describeProblem } from "../shared/problem-text.ts";
 import { useCountdown } from "../shared/useCountdown.ts";
+import { formatScore, GAME_TEXT as T } from "./text.ts";
 
 type Props = { score: number; onSubmitted: (entry: SubmittedEntry) => void };
 
@@ -39,17 +41,27 @@ export function ScoreForm({ score, onSubmitted }: Props) {
     return (
       <p class="success" role="status" data-testid="score-rank">
         {saved.rank === null
-          ? `Saved ${saved.playerName}'s ${saved.score}: not in the top 10 this time.`
-          : `Saved: ${saved.playerName} is number ${saved.rank} on the board.`}
+          ? T.savedOut(saved.playerName, formatScore(saved.score))
+          : T.savedRank(saved.playerName, saved.rank)}
       </p>
     );
   }
-  const fieldError = failure?.problem.errors?.find((e) => e.path.endsWith("playerName"));
+  const fieldError = failure
+    ? describeProblem(failure).fields.find((e) => e.path === "/body/playerName")
+    : undefined;
   return (
-    <form class="panel" onSubmit={submit} aria-labelledby="score-heading">
-      <h2 id="score-heading">Your score: {score}</h2>
+    <form onSubmit={submit} aria-label={T.formLabel} data-score={score}>
+      {failure && (
+        <div id="score-problem">
+          <ProblemMessage
+            failure={failure}
+            testId="score-error"
+            fields={{ "/body/playerName": "score-name" }}
+          />
+        </div>
+      )}
       <div class="row">
-        <label for="score-name">Name</label>
+        <label for="score-name">{T.nameLabel}</label>
         <input
           id="score-name"
           ref={input}
@@ -58,22 +70,20 @@ export function ScoreForm({ score, onSubmitted }: Props) {
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
           aria-invalid={fieldError ? "true" : undefined}
-          aria-describedby={failure ? "score-name-hint score-problem" : "score-name-hint"}
+          aria-describedby={fieldError ? "score-name-hint score-name-error" : "score-name-hint"}
         />
         <button type="submit" data-testid="score-submit" disabled={busy || wait > 0}>
-          {wait > 0 ? `Wait ${wait} s` : "Submit score"}
+          {wait > 0 ? T.wait(wait) : T.submit}
         </button>
       </div>
-      <p class="hint" id="score-name-hint" data-testid="score-name-hint">
-        1 to {PLAYER_NAME_MAX} characters, at least one of them a letter, digit, punctuation mark or
-        symbol (spaces and invisible characters alone are not a name); no control characters or
-        text-direction marks.
-      </p>
-      {failure && (
-        <div id="score-problem">
-          <ProblemMessage failure={failure} testId="score-error" />
-        </div>
+      {fieldError && (
+        <p class="field-error" id="score-name-error">
+          {fieldError.text}
+        </p>
       )}
+      <p class="hint" id="score-name-hint" data-testid="score-name-hint">
+        {T.nameRule(PLAYER_NAME_MAX)}
+      </p>
     </form>
   );
 }

@@ -1,36 +1,30 @@
 import { useState } from "preact/hooks";
 import { mount } from "../shared/mount.ts";
 import { Game } from "./Game.tsx";
+import { GameOverPanel } from "./GameOverPanel.tsx";
 import { Leaderboard } from "./Leaderboard.tsx";
-import { ScoreForm } from "./ScoreForm.tsx";
 
 function GamePage() {
-  const [score, setScore] = useState<number | null>(null);
-  // A new round (Restart) gets a fresh form; the board refreshes after each submission.
+  // A new round gets a fresh form; the board is read again after each submission.
   const [round, setRound] = useState(0);
   const [version, setVersion] = useState(0);
   const [lastId, setLastId] = useState<string | null>(null);
   return (
     <div class="game-layout">
-      <div>
-        <Game
-          onGameOver={setScore}
-          onRestart={() => {
-            setScore(null);
-            setRound((n) => n + 1);
-          }}
-        />
-        {score !== null && (
-          <ScoreForm
+      <Game
+        onRestart={() => setRound((n) => n + 1)}
+        renderOver={(over, playAgain) => (
+          <GameOverPanel
             key={round}
-            score={score}
+            over={over}
+            playAgain={playAgain}
             onSubmitted={(entry) => {
               setLastId(entry.id);
               setVersion((n) => n + 1);
             }}
           />
         )}
-      </div>
+      />
       <Leaderboard version={version} highlightId={lastId} />
     </div>
   );

@@ -1,13 +1,19 @@
 import type { EditorView } from "@codemirror/view";
 import { RUN_CODE_MAX, RUN_TIMEOUT_MAX_MS } from "@platform/contracts/limits";
 import type { RunResult } from "@platform/contracts/run";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ApiFailure, api } from "../shared/api.ts";
 import { ProblemMessage } from "../shared/Problem.tsx";
 import { useCountdown } from "../shared/useCountdown.ts";
-import { createEditor, replaceDoc } from "./editor.ts";
+import { type CheckerState, createChecker } from "./checker.ts";
+import { Diagnostics } from "./Diagnostics.tsx";
+import { createEditor, moveTo, replaceDoc } from "./editor.ts";
 import { EXAMPLES } from "./examples.ts";
 import { Result } from "./Result.tsx";
+import { SharePanel } from "./SharePanel.tsx";
+import { readShared } from "./share.ts";
+import { PLAYGROUND_TEXT as T } from "./text.ts";
+import type { Diagnostic } from "./worker/protocol.ts";
 
 const DEFAULT_TIMEOUT_MS = 1000;
 
@@ -20,7 +26,14 @@ const parseTimeout = (text: string) => {
 export function Playground() {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const checker = useMemo(createChecker, []);
   const [code, setCode] = useState<string>(EXAMPLES[0].code);
+  const [checkerState, setCheckerState] = useState<CheckerState>("waiting");
+  const [checked, setChecked] = useState<{ doc: string; diagnostics: Diagnostic[] | null }>({
+    doc: "",
+    diagnostics: null,
+  });
+  const [notice, setNotice] = useState<string | null>(null);
   const [timeoutText, setTimeoutText] = useState(String(DEFAULT_TIMEOUT_MS));
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<RunResult | null>(null);
@@ -30,6 +43,7 @@ export function Playground() {
   // The editor's keymap is made once; it reads the latest run through this ref.
   const runRef = useRef<() => void>(() => {});
 
+  // Type errors never stop a run: the program goes to the runner as it is.
   const run = async () => {
     if (busy || timeout === null || !view.current) return;
     setBusy(true);
@@ -47,22 +61,39 @@ export function Playground() {
 
   useEffect(() => {
     if (!host.current) return;
-    view.current = createEditor({
+    checker.onState(setCheckerState);
+    const editor = createEditor({
       parent: host.current,
       doc: EXAMPLES[0].code,
+      checker,
       onChange: setCode,
       onRun: () => runRef.current(),
+      onChecked: (doc, diagnostics) => setChecked({ doc, diagnostics }),
     });
-    return () => view.current?.destroy();
+    view.current = editor;
+    // A shared link's program replaces the example, now and whenever the fragment changes.
+    const restore = async () => {
+      const shared = await readShared(location.hash);
+      if (!shared) return;
+      if (shared.ok) replaceDoc(editor, shared.code);
+      setNotice(shared.ok ? T.sharedLoaded : T.sharedBroken);
+    };
+    void restore();
+    addEventListener("hashchange", restore);
+    return () => {
+      removeEventListener("hashchange", restore);
+      editor.destroy();
+    };
   }, []);
 
   const over = code.length > RUN_CODE_MAX;
   return (
-    <div>
+    <div class="playground">
       <div class="row">
-        <label for="example">Example</label>
+        <label for="example">{T.example}</label>
         <select
           id="example"
+          data-testid="examples"
           onChange={(e) => {
             const example = EXAMPLES[Number(e.currentTarget.value)];
             if (example && view.current) replaceDoc(view.current, example.code);
@@ -74,16 +105,28 @@ export function Playground() {
             </option>
           ))}
         </select>
+        <SharePanel code={() => view.current?.state.doc.toString() ?? code} />
       </div>
+      {notice && (
+        <p class="notice" role="status" data-testid="share-notice">
+          {notice}
+        </p>
+      )}
       <div class="editor" ref={host} />
       <p id="code-help" class="row">
         <span class={over ? "counter over" : "counter"} data-testid="char-count" aria-live="polite">
-          {code.length} / {RUN_CODE_MAX} characters{over ? " (too long to run)" : ""}
+          {T.count(code.length, over)}
         </span>
-        <span>Ctrl+Enter (⌘+Enter on a Mac) runs; Tab leaves the editor.</span>
+        <span>{T.keys}</span>
       </p>
+      <Diagnostics
+        state={checkerState}
+        checking={checked.doc !== code}
+        diagnostics={checked.diagnostics}
+        onPick={(position) => view.current && moveTo(view.current, position)}
+      />
       <div class="row">
-        <label for="timeout">Timeout (ms)</label>
+        <label for="timeout">{T.timeout}</label>
         <input
           id="timeout"
           data-testid="timeout"
@@ -97,7 +140,7 @@ export function Playground() {
           aria-describedby="timeout-help"
         />
         <span id="timeout-help" class={timeout === null ? "counter over" : "counter"}>
-          A whole number from 1 to {RUN_TIMEOUT_MAX_MS}.
+          {T.timeoutHelp}
         </span>
         <button
           type="button"
@@ -105,12 +148,19 @@ export function Playground() {
           onClick={() => void run()}
           disabled={busy || timeout === null || wait > 0}
         >
-          {busy ? "Running…" : wait > 0 ? `Wait ${wait} s` : "Run"}
+          {busy ? T.running : wait > 0 ? T.wait(wait) : T.run}
         </button>
       </div>
       <div aria-live="polite">
-        {failure && <ProblemMessage failure={failure} testId="run-problem" />}
+        {failure && (
+          <ProblemMessage
+            failure={failure}
+            testId="run-problem"
+            fields={{ "/body/timeout": "timeout" }}
+          />
+        )}
         {result && <Result result={result} />}
+        {!result && !failure && <p class="hint">{T.resultEmpty}</p>}
       </div>
     </div>
   );

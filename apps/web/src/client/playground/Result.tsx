@@ -1,31 +1,35 @@
 import type { RunResult } from "@platform/contracts/run";
-
-/** The sandbox refuses network, files, processes and the like with a SecurityError. */
-const BLOCKED = /^SecurityError:/;
+import { blockedCapability, PLAYGROUND_TEXT as T } from "./text.ts";
 
 export function Result({ result }: { result: RunResult }) {
+  const ms = result.executionTime.toFixed(2);
+  const blocked = blockedCapability(result.error);
   return (
-    <div class="results">
-      <section aria-labelledby="output-heading">
-        <h2 id="output-heading">Output</h2>
-        <pre data-testid="output">{result.output}</pre>
-      </section>
-      <section aria-labelledby="error-heading">
-        <h2 id="error-heading">Error</h2>
-        <pre data-testid="error">{result.error ?? ""}</pre>
-        {result.error !== null && BLOCKED.test(result.error) && (
-          <p data-testid="blocked-explanation">
-            The program used something the sandbox does not offer. Programs run without network
-            access, files, environment variables, child processes or timers that outlive the run;
-            they can compute and print with <code>console.log</code>, nothing more.
-          </p>
-        )}
-      </section>
+    <div>
+      <p class="run-summary" data-testid="run-summary">
+        {result.timedOut
+          ? T.timedOutAfter(ms)
+          : result.error !== null && result.executionTime === 0
+            ? T.notRun
+            : T.ranIn(ms)}
+      </p>
+      <div class="results">
+        <section aria-labelledby="output-heading">
+          <h2 id="output-heading">{T.outputHeading}</h2>
+          <pre data-testid="output">{result.output}</pre>
+          {result.output === "" && <p class="hint">{T.noOutput}</p>}
+        </section>
+        <section aria-labelledby="error-heading">
+          <h2 id="error-heading">{T.errorHeading}</h2>
+          <pre data-testid="error">{result.error ?? ""}</pre>
+          {blocked && <p data-testid="blocked-explanation">{T.blocked(blocked)}</p>}
+        </section>
+      </div>
       <dl class="facts">
-        <dt>Execution time</dt>
-        <dd data-testid="execution-time">{result.executionTime.toFixed(2)} ms</dd>
-        <dt>Timed out</dt>
-        <dd data-testid="timed-out">{result.timedOut ? "yes" : "no"}</dd>
+        <dt>{T.executionTime}</dt>
+        <dd data-testid="execution-time">{ms} ms</dd>
+        <dt>{T.timedOut}</dt>
+        <dd data-testid="timed-out">{result.timedOut ? T.yes : T.no}</dd>
       </dl>
     </div>
   );

@@ -15,6 +15,11 @@ console.log("distance:", distance({ x: 0, y: 0 }, { x: 3, y: 4 }));`,
 console.log(largest(["fig", "banana", "kiwi"], (s) => s.length));`,
   },
   {
+    name: "A type error (it still runs)",
+    code: `const total: number = "12" + 30;
+console.log(total, typeof total);`,
+  },
+  {
     name: "Throws",
     code: `function parseAge(text: string): number {
   const age = Number(text);

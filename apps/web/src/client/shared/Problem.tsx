@@ -1,27 +1,39 @@
 import type { ApiFailure } from "./api.ts";
+import { describeProblem } from "./problem-text.ts";
 
-/** An API failure as the user reads it: the detail, each field error, and when to retry. */
-export function ProblemMessage({ failure, testId }: { failure: ApiFailure; testId?: string }) {
-  const { problem, retryAfter } = failure;
+/**
+ * An API failure as a person reads it: what happened in words, each field problem linked to its
+ * field (GOV.UK's error summary), when to try again, and the request id to quote.
+ */
+export function ProblemMessage({
+  failure,
+  testId,
+  fields = {},
+}: {
+  failure: ApiFailure;
+  testId?: string;
+  /** The id of the input for each field path, so its problem links to it. */
+  fields?: Record<string, string>;
+}) {
+  const text = describeProblem(failure);
+  const { requestId } = failure.problem;
   return (
-    <div class="problem" role="alert" data-testid={testId}>
+    <div class="problem" role="alert" data-testid={testId} data-code={failure.problem.code}>
       <p>
-        <strong>{problem.title}.</strong> {problem.detail}
+        <strong>{text.summary}</strong>
       </p>
-      {problem.errors && problem.errors.length > 0 && (
+      {text.fields.length > 0 && (
         <ul>
-          {problem.errors.map((e) => (
-            <li key={e.path}>
-              <code>{e.path}</code>: {e.message}
-            </li>
-          ))}
+          {text.fields.map((field) => {
+            const id = fields[field.path];
+            return (
+              <li key={field.path}>{id ? <a href={`#${id}`}>{field.text}</a> : field.text}</li>
+            );
+          })}
         </ul>
       )}
-      {retryAfter !== null && (
-        <p>
-          Try again in {retryAfter} second{retryAfter === 1 ? "" : "s"}.
-        </p>
-      )}
+      {text.retry && <p>{text.retry}</p>}
+      {requestId && <p class="hint">Reference: {requestId}</p>}
     </div>
   );
 }

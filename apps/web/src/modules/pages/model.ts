@@ -1,4 +1,4 @@
-import type { ClientEntry } from "../../build/bundle.ts";
+import type { ClientEntry, WorkerEntry } from "../../build/bundle.ts";
 
 export type Page = {
   path: string;
@@ -10,6 +10,8 @@ export type Page = {
   script?: Exclude<ClientEntry, "live-reload">;
   /** The page edits rich text (CodeMirror): its CSP admits style attributes (security.ts). */
   editor?: boolean;
+  /** A worker the page starts; its URL is handed over in `<meta name="worker-<name>">`. */
+  worker?: WorkerEntry;
 };
 
 export const PAGES = {
@@ -30,9 +32,11 @@ export const PAGES = {
     path: "/playground/",
     name: "Playground",
     heading: "TypeScript playground",
-    description: "Run up to 1000 characters of TypeScript in the sandbox.",
+    description:
+      "Write up to 1000 characters of TypeScript, see its type errors as you type, and run it in the sandbox.",
     script: "playground",
     editor: true,
+    worker: "typescript",
   },
   bench: {
     path: "/bench/",

@@ -1,16 +1,11 @@
 import type { Bundle } from "../../build/bundle.ts";
 import type { Branding } from "../branding/model.ts";
 import { brandStyle, DEFAULT_BRANDING } from "../branding/service.ts";
+import { escapeHtml } from "./escape.ts";
 import { PAGES, type Page, type PageName } from "./model.ts";
+import { renderWorkloads } from "./workloads.ts";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+export { escapeHtml };
 
 export type RenderOptions = {
   bundle: Bundle;
@@ -80,6 +75,7 @@ export function renderDocument(
 <meta name="description" content="${escapeHtml(page.description)}">
 <link rel="icon" href="${brand.logo ? brand.logo.url : "data:,"}">
 ${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNonce)}">` : ""}
+${page.worker ? `<meta name="worker-${page.worker}" content="${opts.bundle.workers[page.worker]}">` : ""}
 <link rel="stylesheet" href="${opts.bundle.styles}">
 ${own && opts.styleNonce ? `<style nonce="${escapeHtml(opts.styleNonce)}">${brandStyle(brand)}</style>` : ""}
 ${own ? `<meta name="institution-name" content="${escapeHtml(brand.name)}">\n<meta name="institution-contact" content="${escapeHtml(brand.contact ?? "")}">` : ""}
@@ -110,10 +106,11 @@ export function renderPage(name: PageName, opts: RenderOptions): string {
     return renderDocument(opts, page, `<ul class="cards">${cards}</ul>`);
   }
   // Pages with a script: it renders into #app. The noscript line says why nothing appears.
+  // The bench page's workloads are plain HTML after it, readable without the script.
   return renderDocument(
     opts,
     page,
-    `<div id="app"></div><noscript><p>This page needs JavaScript.</p></noscript>`,
+    `<div id="app"></div><noscript><p>This page needs JavaScript.</p></noscript>${name === "bench" ? renderWorkloads() : ""}`,
   );
 }
 
