@@ -138,6 +138,9 @@ describe.skipIf(!hasChromium)(
 
       // Qualifications: a year that is not one is refused in words by the autosave.
       await activate(page, byTestId("task-qualifications"));
+      // Its page loaded before tabbing (a Tab during the navigation would land on the old page).
+      await page.waitForURL(`${taskList}/qualifications`);
+      await page.waitForSelector(byTestId("graduation-year"));
       await tabTo(page, byTestId("graduation-year"));
       await page.keyboard.type("20x4");
       await page.waitForSelector(byTestId("error-summary"));

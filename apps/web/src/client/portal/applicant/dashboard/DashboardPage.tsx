@@ -10,11 +10,15 @@ import { ApplicationCard } from "./ApplicationCard.tsx";
 
 const WITH_CONDITIONS = new Set(["conditionally_offered", "accepted"]);
 
-/** The conditions of every application that has some to meet, by application. */
+/**
+ * The conditions of every application that has some to meet, by application; null until they
+ * are read, so no card says a next step the conditions would change.
+ */
 function useConditions(applications: Application[] | null) {
-  const [byApplication, setByApplication] = useState<Record<string, Condition[]>>({});
+  const [byApplication, setByApplication] = useState<Record<string, Condition[]> | null>(null);
   useEffect(() => {
-    const wanted = (applications ?? []).filter((a) => WITH_CONDITIONS.has(a.status));
+    if (applications === null) return;
+    const wanted = applications.filter((a) => WITH_CONDITIONS.has(a.status));
     Promise.all(wanted.map((a) => admissions.conditions(a.id))).then((answers) => {
       const found: Record<string, Condition[]> = {};
       for (const answer of answers)
@@ -64,6 +68,9 @@ export default function DashboardPage() {
   const conditions = useConditions(list);
   const interviewOf = (id: string): Interview[] =>
     (interviews.data?.results ?? []).filter((i) => i.applicationId === id);
+  // The next steps depend on the interviews and the conditions too: the cards wait for them (a
+  // failure to read them leaves the steps the status alone says).
+  const stepsKnown = (interviews.data !== null || interviews.failure !== null) && conditions;
   return (
     <Layout session={session}>
       <div data-testid="dashboard">
@@ -74,14 +81,15 @@ export default function DashboardPage() {
             <FirstSteps verification={verification.data} />
           </>
         )}
-        {list && list.length > 0 && (
+        {list && list.length > 0 && !stepsKnown && <p aria-busy="true">{t("common.loading")}</p>}
+        {list && list.length > 0 && stepsKnown && (
           <ul class="cards" data-testid="application-list">
             {list.map((a) => (
               <ApplicationCard
                 key={a.id}
                 application={a}
                 interviews={interviewOf(a.id)}
-                conditions={conditions[a.id] ?? []}
+                conditions={conditions?.[a.id] ?? []}
               />
             ))}
           </ul>

@@ -72,3 +72,14 @@ export function SaveAndReturn({
     </p>
   );
 }
+
+/** The last step of a section with nothing to save (what it holds is sent as it is done). */
+export function ReturnToApplication({ id }: { id: string }) {
+  return (
+    <p>
+      <a class="button" href={applicationPath(id)} data-testid="section-return">
+        {t("section.return")}
+      </a>
+    </p>
+  );
+}

@@ -4,8 +4,11 @@ import { Layout } from "../../ui/Layout.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useApplication } from "../application/useApplication.ts";
 
-/** The application's reference as people quote it: its id's first block, upper case. */
-export const referenceOf = (id: string) => id.slice(0, 8).toUpperCase();
+/**
+ * The reference to quote is the application's id, whole, as the admissions emails give it
+ * ("Application reference: …") and the office looks it up. A shorter form would not do: the id
+ * is a UUIDv7, whose first blocks are its creation time, shared by applications made together.
+ */
 
 /**
  * GOV.UK's confirmation page: the panel says it is sent and gives the reference to quote, then
@@ -31,7 +34,7 @@ export default function SubmittedPage() {
             <p>
               {t("confirmation.reference")}
               <br />
-              <strong data-testid="application-reference">{referenceOf(id)}</strong>
+              <strong data-testid="application-reference">{id}</strong>
             </p>
           </div>
           <p>{t("confirmation.emailed", { email: application.applicant.email })}</p>

@@ -53,6 +53,12 @@ export function AfterSubmission({
   const history = useLoaded(true, () => admissions.history(id), version);
   const interview = liveInterview(interviews.data?.results ?? []);
   const step = nextStep(application, interview, conditions.data?.conditions ?? []);
+  // The next step depends on the interview and the conditions too: said once they are read
+  // (or could not be), never a step they would change.
+  const read = (loaded: { data: unknown; failure: unknown }) =>
+    loaded.data !== null || loaded.failure !== null;
+  const stepKnown =
+    read(interviews) && (!HAS_CONDITIONS.has(application.status) || read(conditions));
   const failure = interviews.failure ?? payments.failure ?? history.failure ?? documents.failure;
   const offered =
     application.status === "offered" || application.status === "conditionally_offered";
@@ -63,7 +69,11 @@ export function AfterSubmission({
       )}
       <section class="panel" aria-labelledby="next-heading">
         <h2 id="next-heading">{t("after.whatNext")}</h2>
-        <p data-testid="next-step">{step.text}</p>
+        {stepKnown ? (
+          <p data-testid="next-step">{step.text}</p>
+        ) : (
+          <p aria-busy="true">{t("common.loading")}</p>
+        )}
       </section>
       {failure && <ProblemNotice problem={failure.problem} />}
       {offered && <OfferPanel application={application} onAnswered={onChange} />}

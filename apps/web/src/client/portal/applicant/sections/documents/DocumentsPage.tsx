@@ -5,7 +5,7 @@ import type { Application, Document } from "../../../api/types.ts";
 import { t } from "../../../i18n/use.ts";
 import { ProblemNotice } from "../../../ui/ProblemNotice.tsx";
 import { useApplication, useLoaded } from "../../application/useApplication.ts";
-import { SectionLayout } from "../SectionLayout.tsx";
+import { ReturnToApplication, SectionLayout } from "../SectionLayout.tsx";
 import { Checklist } from "./Checklist.tsx";
 import { UploadForm } from "./UploadForm.tsx";
 
@@ -80,15 +80,7 @@ export default function DocumentsPage() {
       {(application) => (
         <>
           <DocumentsSection application={application} />
-          <p>
-            <a
-              class="button"
-              href={`/portal/applications/${application.id}`}
-              data-testid="section-return"
-            >
-              {t("section.return")}
-            </a>
-          </p>
+          <ReturnToApplication id={application.id} />
         </>
       )}
     </SectionLayout>

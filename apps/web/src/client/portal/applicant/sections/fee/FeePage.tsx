@@ -3,7 +3,7 @@ import type { Application } from "../../../api/types.ts";
 import { t } from "../../../i18n/use.ts";
 import { ProblemNotice } from "../../../ui/ProblemNotice.tsx";
 import { useApplication, useLoaded } from "../../application/useApplication.ts";
-import { SectionLayout } from "../SectionLayout.tsx";
+import { ReturnToApplication, SectionLayout } from "../SectionLayout.tsx";
 import { PaymentStep } from "./PaymentStep.tsx";
 
 function FeeSection({ application }: { application: Application }) {
@@ -35,15 +35,7 @@ export default function FeePage() {
       {(application) => (
         <>
           <FeeSection application={application} />
-          <p>
-            <a
-              class="button"
-              href={`/portal/applications/${application.id}`}
-              data-testid="section-return"
-            >
-              {t("section.return")}
-            </a>
-          </p>
+          <ReturnToApplication id={application.id} />
         </>
       )}
     </SectionLayout>

@@ -1,6 +1,5 @@
-import { t } from "../../../i18n/use.ts";
 import { useApplication } from "../../application/useApplication.ts";
-import { SectionLayout } from "../SectionLayout.tsx";
+import { ReturnToApplication, SectionLayout } from "../SectionLayout.tsx";
 import { RefereesPanel } from "./RefereesPanel.tsx";
 
 /** References: who is asked, and whether each has answered; name or remove a referee. */
@@ -14,15 +13,7 @@ export default function RefereesPage() {
             applicationId={application.id}
             editable={application.status === "draft" || application.status === "submitted"}
           />
-          <p>
-            <a
-              class="button"
-              href={`/portal/applications/${application.id}`}
-              data-testid="section-return"
-            >
-              {t("section.return")}
-            </a>
-          </p>
+          <ReturnToApplication id={application.id} />
         </>
       )}
     </SectionLayout>
