@@ -18,7 +18,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
       <tbody>
         {payments.map((p) => (
           <tr key={p.id}>
-            <td class="nowrap">{p.reference}</td>
+            <td>{p.reference}</td>
             <td>{formatMoney(p.amount)}</td>
             <td>{t(`paymentStatus.${p.status}` as MessageKey)}</td>
             <td>
