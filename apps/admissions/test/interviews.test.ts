@@ -236,6 +236,10 @@ describe("invitations", () => {
     const hidden = await call(ctx, conflicted, "GET", `${PATH}${interview.id}/`);
     expect(hidden.status).toBe(403);
     expect((await problemWith(hidden)).code).toBe("CONFLICT_OF_INTEREST");
+    // Its calendar file too (it names the applicant).
+    const file = await call(ctx, conflicted, "GET", `${PATH}${interview.id}/calendar/`);
+    expect(file.status).toBe(403);
+    expect((await problemWith(file)).code).toBe("CONFLICT_OF_INTEREST");
     const listed = await expectJson<{ results: Interview[] }>(
       await call(ctx, conflicted, "GET", `${PATH}?applicationId=${application.id}`),
     );

@@ -1123,7 +1123,7 @@ export type paths = {
         };
         /**
          * The interview as a calendar file (.ics) to import (the invited applicant, staff)
-         * @description RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled.
+         * @description RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled; 403 CONFLICT_OF_INTEREST for staff who declared one. A reviewer of a blind programme gets the event without its attendee (the applicant's name and address).
          */
         get: operations["getApiV1InterviewsByInterviewIdCalendar"];
         put?: never;
@@ -12883,6 +12883,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CONFLICT_OF_INTEREST`: Conflict of interest declared */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CONFLICT_OF_INTEREST";
                     };
                 };
             };

@@ -79,13 +79,18 @@ export const interviews = (deps: Deps) =>
       {
         auth: true,
         params: InterviewParams,
-        response: problems("NOT_FOUND", "INTERVIEW_NOT_ALLOWED", "INTERVIEW_CLOSED"),
+        response: problems(
+          "NOT_FOUND",
+          "INTERVIEW_NOT_ALLOWED",
+          "INTERVIEW_CLOSED",
+          "CONFLICT_OF_INTEREST",
+        ),
         detail: {
           tags,
           summary:
             "The interview as a calendar file (.ics) to import (the invited applicant, staff)",
           description:
-            "RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled.",
+            "RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled; 403 CONFLICT_OF_INTEREST for staff who declared one. A reviewer of a blind programme gets the event without its attendee (the applicant's name and address).",
           security: readSecurity,
           responses: {
             200: {

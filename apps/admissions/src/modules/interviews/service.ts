@@ -5,7 +5,13 @@ import { notFound, problem } from "../../problems.ts";
 import { isConflicted } from "../review/service.ts";
 import { isStaff, type User } from "../users/model.ts";
 import type { Application, TransitionEffects } from "../workflow/model.ts";
-import { loadApplication, loadVisible, moveApplication, recordAudit } from "../workflow/service.ts";
+import {
+  blinderFor,
+  loadApplication,
+  loadVisible,
+  moveApplication,
+  recordAudit,
+} from "../workflow/service.ts";
 import {
   type InterviewsDeps,
   loadInterview,
@@ -87,7 +93,9 @@ export const getInterview = (deps: InterviewsDeps, viewer: User, id: string) =>
 /**
  * The interview as a calendar file to import (METHOD:PUBLISH), for the invited applicant (and
  * staff): the same event as the emails' attachment. Not for a slot nobody is invited to, nor
- * once cancelled (409 INTERVIEW_CLOSED: the CANCEL went out by email).
+ * once cancelled (409 INTERVIEW_CLOSED: the CANCEL went out by email). Staff are held to what
+ * `getInterview` holds them to: a conflict of interest is refused, and a reviewer of a blind
+ * programme gets the event without its attendee (the applicant's name and address).
  */
 export const calendarFile = (deps: InterviewsDeps, viewer: User, id: string) =>
   deps.db.run(async (sql) => {
@@ -97,10 +105,18 @@ export const calendarFile = (deps: InterviewsDeps, viewer: User, id: string) =>
     if (row.status === "cancelled") {
       throw problem("INTERVIEW_CLOSED", { detail: "This interview is cancelled" });
     }
+    if (isStaff(viewer.role) && (await isConflicted(sql, row.application_id, viewer.id))) {
+      throw problem("CONFLICT_OF_INTEREST", {
+        detail: "You declared a conflict of interest with this application",
+      });
+    }
     const application = await loadApplication(sql, row.application_id);
     if (!application) throw notFound("Interview");
+    const shown = (await blinderFor(sql, viewer))(application);
     const at = isoAt(deps.now());
-    return interviewCalendar(row, application, parseMailbox(deps.mailFrom), at, "PUBLISH");
+    return interviewCalendar(row, shown, parseMailbox(deps.mailFrom), at, "PUBLISH", {
+      attendee: shown === application,
+    });
   });
 
 /** Interviews by start time: staff's filter, or the applicant's own. */

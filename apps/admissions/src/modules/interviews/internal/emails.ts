@@ -45,6 +45,8 @@ export function interviewCalendar(
   organizer: { name: string; email: string },
   at: string,
   method: CalendarEvent["method"],
+  /** Without the attendee: the file a blind reviewer downloads names nobody. */
+  { attendee = true }: { attendee?: boolean } = {},
 ): string {
   const what = `${application.program.name} (${application.intake.term})`;
   return calendarOf({
@@ -59,7 +61,9 @@ export function interviewCalendar(
     location: row.meeting_url ?? row.location ?? "",
     url: row.meeting_url,
     organizer,
-    attendee: { name: application.applicant.fullName, email: application.applicant.email },
+    attendee: attendee
+      ? { name: application.applicant.fullName, email: application.applicant.email }
+      : undefined,
   });
 }
 
