@@ -3,7 +3,8 @@
  * The site's budgets, measured in Debian's Chromium through the real gateway on loopback:
  *   - JavaScript per page, gzip bytes as transferred before the page is ready (its module
  *     script and the chunks it imports; budget 100 KB; the playground's 150 KB; the admissions
- *     portal's pages 150 KB), and what the page loads after its first paint,
+ *     portal's pages 150 KB, signed out and, for an applicant with a draft, signed in:
+ *     applicant-pages.ts), and what the page loads after its first paint,
  *   - the playground's TypeScript worker: its gzip size, and when the checker is ready,
  *   - first contentful paint, cold cache and warm (budget 300 ms),
  *   - the game's frame rate while it runs (budget: steady 60 fps),
@@ -19,6 +20,7 @@ import { admissionsBackend } from "../../apps/web/test/browser/admissions.ts";
 import { hasChromium, launch, type Page } from "../../apps/web/test/browser/chromium.ts";
 import { startStack } from "../../apps/web/test/browser/stack.ts";
 import { median } from "../stats.ts";
+import { applicantPages } from "./applicant-pages.ts";
 import { scriptBytes } from "./page-figures.ts";
 import { measureStaffQueue } from "./staff-queue.ts";
 
@@ -134,7 +136,8 @@ try {
   console.log(
     `${"page".padEnd(27)}JS gzip KB (budget)   FCP cold ms   FCP warm ms (budget 300)   after paint KB`,
   );
-  for (const { path, ready, jsBudgetKB } of PAGES) {
+  type Measured = (typeof PAGES)[number] & { label?: string };
+  const measure = async ({ path, ready, jsBudgetKB, label = path }: Measured) => {
     const cold: number[] = [];
     const warm: number[] = [];
     let bytes = { first: 0, later: 0 };
@@ -159,13 +162,21 @@ try {
     }
     const kb = bytes.first / 1024;
     console.log(
-      `${path.padEnd(26)} ${kb.toFixed(1).padStart(6)} (${jsBudgetKB})${kb > jsBudgetKB ? " OVER" : ""}`.padEnd(
+      `${label.padEnd(26)} ${kb.toFixed(1).padStart(6)} (${jsBudgetKB})${kb > jsBudgetKB ? " OVER" : ""}`.padEnd(
         49,
       ) +
         `${median(cold).toFixed(0).padStart(8)}${median(cold) > FCP_BUDGET_MS ? " OVER" : "     "}` +
         `${median(warm).toFixed(0).padStart(12)}${median(warm) > FCP_BUDGET_MS ? " OVER" : "     "}` +
         `${(bytes.later / 1024).toFixed(1).padStart(18)}`,
     );
+  };
+  for (const page of PAGES) await measure(page);
+  console.log("signed in, an applicant with a draft (…: /portal/applications):");
+  for (const page of await applicantPages(browser.context, stack.base, admissions)) {
+    await measure({
+      ...page,
+      label: page.path.replace(/^\/portal\/applications\/[\w-]{36}/, "…/<id>"),
+    });
   }
 
   // The playground's type checker: the worker's size, and when it is ready beside first paint.

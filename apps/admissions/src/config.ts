@@ -1,10 +1,10 @@
 import { parseEnv, parseTrustedProxies, type TrustedProxies } from "@platform/server";
 import type { DatabaseConfig } from "./db/client.ts";
-import { AdmissionsEnv } from "./env.ts";
+import { AdmissionsEnv, groupedIban } from "./env.ts";
 import type { AccountLimits } from "./modules/account/service.ts";
 import type { LoginThrottlePolicy } from "./modules/auth/service.ts";
 import { DELIVERY_TIMING, type DeliveryPolicy } from "./modules/outbox/service.ts";
-import type { ProviderName } from "./modules/payments/model.ts";
+import type { BankAccount, ProviderName } from "./modules/payments/model.ts";
 import type { StripeSettings } from "./modules/payments/service.ts";
 import type { ReferenceSettings } from "./modules/references/service.ts";
 import type { ReminderSettings } from "./modules/reminders/service.ts";
@@ -20,6 +20,8 @@ export type PaymentSettings = {
   defaultProvider: ProviderName;
   manualTtlMs: number;
   manualInstructions: string;
+  /** The institution's account for transfers; null when not configured. */
+  bankAccount: BankAccount | null;
   checkoutTtlMs: number;
   /** Stripe is enabled when set. */
   stripe: StripeSettings | null;
@@ -144,6 +146,7 @@ function paymentSettings(env: AdmissionsEnv): PaymentSettings {
     defaultProvider: env.ADMISSIONS_PAYMENT_PROVIDER,
     manualTtlMs: env.ADMISSIONS_MANUAL_PAYMENT_TTL_DAYS * 86_400_000,
     manualInstructions: env.ADMISSIONS_MANUAL_PAYMENT_INSTRUCTIONS,
+    bankAccount: bankAccountOf(env),
     checkoutTtlMs: env.ADMISSIONS_STRIPE_CHECKOUT_TTL_MINUTES * 60_000,
     stripe:
       secretKey && webhookSecret
@@ -154,6 +157,19 @@ function paymentSettings(env: AdmissionsEnv): PaymentSettings {
             returnUrl: env.ADMISSIONS_PAYMENT_RETURN_URL,
           }
         : null,
+  };
+}
+
+/** The transfer account from `ADMISSIONS_BANK_*` (loadEnv checked they come together). */
+function bankAccountOf(env: AdmissionsEnv): BankAccount | null {
+  const iban = env.ADMISSIONS_BANK_IBAN;
+  const accountName = env.ADMISSIONS_BANK_ACCOUNT_NAME;
+  if (!iban || !accountName) return null;
+  return {
+    accountName,
+    iban: groupedIban(iban),
+    bic: env.ADMISSIONS_BANK_BIC ?? null,
+    bankName: env.ADMISSIONS_BANK_NAME ?? null,
   };
 }
 

@@ -15,6 +15,8 @@ export const MIN_JWT_SECRET_LENGTH = 32;
 
 const perHour = (fallback: number, description: string) =>
   T.Integer({ minimum: 1, maximum: 1_000_000, default: fallback, description });
+const singleLine = (maxLength: number, description: string) =>
+  T.String({ minLength: 1, maxLength, pattern: "^[^\\u0000-\\u001f\\u007f]+$", description });
 const days = (fallback: number, maximum: number, description: string) =>
   T.Integer({ minimum: 1, maximum, default: fallback, description });
 
@@ -145,9 +147,28 @@ export const AdmissionsEnv = T.Object({
   ADMISSIONS_MANUAL_PAYMENT_INSTRUCTIONS: T.String({
     minLength: 1,
     default:
-      "Pay by bank transfer to the account shown on the admissions website, quoting the payment reference. Staff confirm receipt, usually within three working days.",
-    description: "Shown to applicants with each manual payment (bank details, what to quote).",
+      "Pay by bank transfer, quoting the payment reference so we can match your payment. We confirm receipt, usually within three working days.",
+    description:
+      "Shown to applicants with each manual payment, beside the account below and the payment's reference.",
   }),
+  // The four below are the account a bank transfer goes to; see `assertBankAccount`.
+  ADMISSIONS_BANK_ACCOUNT_NAME: T.Optional(
+    singleLine(140, "Who transfers are paid to (the account holder); required with the IBAN."),
+  ),
+  ADMISSIONS_BANK_IBAN: T.Optional(
+    T.String({
+      pattern: "^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}$",
+      description:
+        "The account's IBAN (spaces allowed; its check digits are verified at start-up). Unset: the portal shows no account and tells applicants to contact the office.",
+    }),
+  ),
+  ADMISSIONS_BANK_BIC: T.Optional(
+    T.String({
+      pattern: "^[A-Za-z]{6}[A-Za-z0-9]{2}([A-Za-z0-9]{3})?$",
+      description: "The bank's BIC (SWIFT code), for transfers from abroad.",
+    }),
+  ),
+  ADMISSIONS_BANK_NAME: T.Optional(singleLine(140, "The bank's name, shown beside the account.")),
   ADMISSIONS_STRIPE_SECRET_KEY: T.Optional(
     T.String({
       minLength: 1,
@@ -328,6 +349,41 @@ export const AdmissionsEnv = T.Object({
 
 export type AdmissionsEnv = typeof AdmissionsEnv.static;
 
+/** An IBAN as people read it: upper case, in groups of four. */
+export const groupedIban = (iban: string) =>
+  iban
+    .replaceAll(" ", "")
+    .toUpperCase()
+    .replace(/(.{4})(?=.)/g, "$1 ");
+
+/** ISO 13616's check: the IBAN with its first four characters moved last, as digits, mod 97 is 1. */
+export function ibanChecks(iban: string): boolean {
+  const compact = iban.replaceAll(" ", "").toUpperCase();
+  const digits = (compact.slice(4) + compact.slice(0, 4)).replace(/[A-Z]/g, (c) =>
+    String(c.charCodeAt(0) - 55),
+  );
+  let rest = 0;
+  for (const digit of digits) rest = (rest * 10 + Number(digit)) % 97;
+  return rest === 1;
+}
+
+/**
+ * A transfer account half-given, or with an IBAN whose check digits fail, would send applicants'
+ * money nowhere: refuse to start.
+ */
+function assertBankAccount(env: AdmissionsEnv): void {
+  const iban = env.ADMISSIONS_BANK_IBAN;
+  const problem =
+    iban && !ibanChecks(iban)
+      ? "ADMISSIONS_BANK_IBAN: its check digits do not match (a mistyped IBAN)"
+      : Boolean(iban) !== Boolean(env.ADMISSIONS_BANK_ACCOUNT_NAME)
+        ? "ADMISSIONS_BANK_ACCOUNT_NAME: set together with ADMISSIONS_BANK_IBAN"
+        : !iban && (env.ADMISSIONS_BANK_BIC || env.ADMISSIONS_BANK_NAME)
+          ? "ADMISSIONS_BANK_IBAN: required with ADMISSIONS_BANK_BIC or ADMISSIONS_BANK_NAME"
+          : null;
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
+}
+
 /**
  * Parsed configuration. In production a default or short JWT secret is a start-up error:
  * anyone who knows the repository could otherwise mint admin tokens.
@@ -335,6 +391,7 @@ export type AdmissionsEnv = typeof AdmissionsEnv.static;
 export function loadEnv(source: Record<string, string | undefined> = process.env): AdmissionsEnv {
   const env = parseEnv(AdmissionsEnv, source);
   assertPaymentsConfig(env);
+  assertBankAccount(env);
   assertS3Config(env);
   assertMailConfig(env);
   if (env.NODE_ENV === "production" && env.ADMISSIONS_WEBHOOKS_ALLOW_PRIVATE_TARGETS) {

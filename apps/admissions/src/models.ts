@@ -15,6 +15,7 @@ export type { AuditEntry, ChainReport } from "./modules/audit/model.ts";
 export type { Accepted, LoginResult, RegisterBody, Session } from "./modules/auth/model.ts";
 export {
   DOCUMENT_TYPES,
+  EVIDENCE_TYPE,
   type Intake,
   type IntakeCreate,
   type IntakeUpdate,
@@ -22,6 +23,7 @@ export {
   type Program,
   type ProgramCreate,
   type ProgramDetail,
+  type ProgramListItem,
   type ProgramUpdate,
 } from "./modules/catalog/model.ts";
 export {
@@ -49,6 +51,7 @@ export {
   DEFERRAL_STATUSES,
   type DecisionBody,
   type Deferral,
+  type DeferralCreate,
   type DeferralList,
   type Reason,
   type ReasonCreate,
@@ -57,6 +60,7 @@ export {
 } from "./modules/offers/model.ts";
 export type { OutboxEmail } from "./modules/outbox/model.ts";
 export {
+  type BankAccount,
   type ConfirmBody,
   type DeskPayment,
   FEE_STATUSES,
@@ -120,5 +124,7 @@ export {
   REASON_KINDS,
   type Seats,
   STATUSES,
+  SYSTEM_NOTES,
   type Transition,
 } from "./modules/workflow/model.ts";
+export { admissionsProblems } from "./problems.ts";

@@ -285,6 +285,12 @@ export const admissionsProblems = {
     title: "Offer conditions no longer open",
     description: "Settling a condition once the offer is unconditional or no longer stands.",
   },
+  CONDITION_SETTLED: {
+    status: 409,
+    title: "Condition already settled",
+    description:
+      "Evidence for a condition the office has already marked met, not met or waived (it is only taken while the condition is pending).",
+  },
   DEFERRAL_NOT_ALLOWED: {
     status: 409,
     title: "Only an accepted place can be deferred",

@@ -117,6 +117,7 @@ export function collaborators(deps: AppDeps) {
     defaultProvider: pay.defaultProvider,
     manualTtlMs: pay.manualTtlMs,
     manualInstructions: pay.manualInstructions,
+    bankAccount: pay.bankAccount,
     checkoutTtlMs: pay.checkoutTtlMs,
   };
   return {

@@ -20,6 +20,7 @@ export const NOT_FOR_REVIEWERS = new Set([
   "POST /api/v1/applications/{id}/payments/",
   "POST /api/v1/applications/{id}/decision/",
   "PATCH /api/v1/applications/{id}/conditions/{conditionId}/",
+  "PUT /api/v1/applications/{id}/conditions/{conditionId}/evidence/",
   "POST /api/v1/reasons/",
   "PATCH /api/v1/reasons/{kind}/{code}/",
   "POST /api/v1/applications/{id}/deferrals/",

@@ -7,6 +7,7 @@ import {
   type IntakeJson,
   json,
   type Paged,
+  type ProgramCardJson,
   type ProgramJson,
   setupApp,
   signIn,
@@ -24,7 +25,7 @@ const list = async (query: string, init: { token?: string } = {}) => {
     json("GET", `/api/v1/catalog/programs/?${query}`, undefined, { token: init.token }),
   );
   expect(res.status).toBe(200);
-  return (await res.json()) as Paged<ProgramJson>;
+  return (await res.json()) as Paged<ProgramCardJson>;
 };
 
 /** A department of its own, so each test's assertions see only its programs. */
@@ -47,6 +48,20 @@ describe("public list", () => {
     expect(second.results.map((p) => p.name)).toEqual(["Charlie"]);
     expect(second.next).toBeNull();
     expect(second.previous).toContain("offset=0");
+  });
+
+  test("each card carries its soonest open deadline, null when no intake is open", async () => {
+    const dept = department();
+    const open = await createProgram(ctx, admin, { name: "Open", department: dept });
+    await createIntake(ctx, admin, open.id, { closesInDays: 40 });
+    const soonest = await createIntake(ctx, admin, open.id, { closesInDays: 12 });
+    // Closed already, and not open yet: neither is a deadline to apply by.
+    await createIntake(ctx, admin, open.id, { opensInDays: -30, closesInDays: -1 });
+    await createIntake(ctx, admin, open.id, { opensInDays: 2, closesInDays: 5 });
+    await createProgram(ctx, admin, { name: "Shut", department: dept });
+    const cards = await list(`department=${encodeURIComponent(dept)}`);
+    const byName = Object.fromEntries(cards.results.map((p) => [p.name, p.nextDeadline]));
+    expect(byName).toEqual({ Open: soonest.deadline, Shut: null });
   });
 
   test("staff see inactive programs too, and may filter on active", async () => {

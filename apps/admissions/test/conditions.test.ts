@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ConditionList } from "../src/modules/offers/model.ts";
 import { settleOverdueConditions } from "../src/modules/offers/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
-import { uploaded } from "./files.ts";
+import { pdf, upload, uploaded } from "./files.ts";
 import {
   type ApplicationJson,
   createDraft,
@@ -223,6 +223,82 @@ describe("conditions as records", () => {
     expect(history.results.filter((t) => t.to === "conditions_not_met")).toEqual([
       expect.objectContaining({ actor: expect.objectContaining({ role: "system" }) }),
     ]);
+  });
+});
+
+describe("the applicant's evidence, one condition at a time", () => {
+  const evidence = (who: Session, id: string, conditionId: string, documentId: string) =>
+    call(ctx, who, "PUT", `${path(id)}${conditionId}/evidence/`, { documentId });
+
+  test("uploaded as condition_evidence and named for a pending condition; named again to replace it", async () => {
+    const { applicant, application } = await conditionalOffer();
+    const [grade, ielts] = (await read(applicant, application.id)).conditions;
+    const first = await uploaded(ctx, applicant, application.id, "condition_evidence");
+    expect(first.type).toBe("condition_evidence");
+    const named = await expectJson<ConditionList>(
+      await evidence(applicant, application.id, ielts?.id ?? "", first.id),
+    );
+    expect(named.conditions.map((c) => [c.description, c.evidenceDocumentId, c.status])).toEqual([
+      ["Grade B in Mathematics", null, "pending"],
+      ["IELTS 6.5", first.id, "pending"],
+    ]);
+    const better = await uploaded(ctx, applicant, application.id, "condition_evidence");
+    const replaced = await expectJson<ConditionList>(
+      await evidence(applicant, application.id, ielts?.id ?? "", better.id),
+    );
+    expect(replaced.conditions[1]?.evidenceDocumentId).toBe(better.id);
+    // Settled by the office: no more evidence for it (the other is still open).
+    await expectJson(await settle(admin, application.id, grade?.id ?? "", { status: "met" }));
+    const late = await evidence(applicant, application.id, grade?.id ?? "", better.id);
+    expect((await problemWith(late)).code).toBe("CONDITION_SETTLED");
+  });
+
+  test("refused: a draft's evidence upload, another applicant, staff, a document of another application, an unknown condition", async () => {
+    const { applicant, application } = await conditionalOffer();
+    const [first] = (await read(applicant, application.id)).conditions;
+    const conditionId = first?.id ?? "";
+    const { intake } = await intakeWithSeats(ctx, admin);
+    const other = await signIn(ctx);
+    const draft = await createDraft(ctx, other, intake.id);
+    const draftUpload = await upload(ctx, other, draft.id, "condition_evidence", {
+      bytes: pdf(),
+      filename: "proof.pdf",
+      contentType: "application/pdf",
+    });
+    expect(draftUpload.status).toBe(422);
+    expect((await problemWith(draftUpload)).errors?.[0]).toMatchObject({
+      path: "/body/type",
+      rule: "notAllowed",
+    });
+    const mine = await uploaded(ctx, applicant, application.id, "condition_evidence");
+    expect((await evidence(other, application.id, conditionId, mine.id)).status).toBe(404);
+    expect((await evidence(admin, application.id, conditionId, mine.id)).status).toBe(403);
+    const second = await conditionalOffer();
+    const theirs = await uploaded(
+      ctx,
+      second.applicant,
+      second.application.id,
+      "condition_evidence",
+    );
+    const foreign = await evidence(applicant, application.id, conditionId, theirs.id);
+    expect(foreign.status).toBe(422);
+    expect((await problemWith(foreign)).errors?.[0]).toMatchObject({
+      path: "/body/documentId",
+      rule: "notFound",
+    });
+    const unknown = await evidence(applicant, application.id, crypto.randomUUID(), mine.id);
+    expect(unknown.status).toBe(404);
+  });
+
+  test("once the offer no longer stands: 409 CONDITIONS_CLOSED", async () => {
+    const { applicant, application } = await conditionalOffer();
+    const [first] = (await read(applicant, application.id)).conditions;
+    const proof = await uploaded(ctx, applicant, application.id, "condition_evidence");
+    await expectJson(
+      await call(ctx, applicant, "POST", `/api/v1/applications/${application.id}/withdraw/`, {}),
+    );
+    const closed = await evidence(applicant, application.id, first?.id ?? "", proof.id);
+    expect((await problemWith(closed)).code).toBe("CONDITIONS_CLOSED");
   });
 });
 

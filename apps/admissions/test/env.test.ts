@@ -19,6 +19,32 @@ describe("configuration", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  test("the transfer account: IBAN and holder together, check digits verified, read grouped", () => {
+    const account = {
+      ADMISSIONS_BANK_ACCOUNT_NAME: "University of Example",
+      ADMISSIONS_BANK_IBAN: "gb33bukb20201555555555",
+      ADMISSIONS_BANK_BIC: "BUKBGB22",
+    };
+    expect(appSettings(loadEnv(account)).payments.bankAccount).toEqual({
+      accountName: "University of Example",
+      iban: "GB33 BUKB 2020 1555 5555 55",
+      bic: "BUKBGB22",
+      bankName: null,
+    });
+    expect(appSettings(loadEnv({})).payments.bankAccount).toBeNull();
+    // One digit wrong: the check digits no longer match.
+    expect(() => loadEnv({ ...account, ADMISSIONS_BANK_IBAN: "GB33BUKB20201555555556" })).toThrow(
+      /ADMISSIONS_BANK_IBAN: its check digits do not match/,
+    );
+    expect(() => loadEnv({ ADMISSIONS_BANK_IBAN: account.ADMISSIONS_BANK_IBAN })).toThrow(
+      /ADMISSIONS_BANK_ACCOUNT_NAME: set together/,
+    );
+    expect(() => loadEnv({ ADMISSIONS_BANK_BIC: "BUKBGB22" })).toThrow(
+      /ADMISSIONS_BANK_IBAN: required with/,
+    );
+    expect(() => loadEnv({ ...account, ADMISSIONS_BANK_BIC: "BUK" })).toThrow(ConfigError);
+  });
+
   test("production refuses the development secret and short secrets", () => {
     for (const secret of [undefined, DEV_JWT_SECRET, "short-secret"]) {
       expect(() => loadEnv({ NODE_ENV: "production", ADMISSIONS_JWT_SECRET: secret })).toThrow(

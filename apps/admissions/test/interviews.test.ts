@@ -236,6 +236,10 @@ describe("invitations", () => {
     const hidden = await call(ctx, conflicted, "GET", `${PATH}${interview.id}/`);
     expect(hidden.status).toBe(403);
     expect((await problemWith(hidden)).code).toBe("CONFLICT_OF_INTEREST");
+    // Its calendar file too (it names the applicant).
+    const file = await call(ctx, conflicted, "GET", `${PATH}${interview.id}/calendar/`);
+    expect(file.status).toBe(403);
+    expect((await problemWith(file)).code).toBe("CONFLICT_OF_INTEREST");
     const listed = await expectJson<{ results: Interview[] }>(
       await call(ctx, conflicted, "GET", `${PATH}?applicationId=${application.id}`),
     );
@@ -326,6 +330,28 @@ describe("the applicant's side", () => {
     ).toBe("confirmed");
   });
 
+  test("the calendar file: the invited applicant's event (PUBLISH, the emails' UID and SEQUENCE); nobody else's", async () => {
+    const { slot, applicant } = await invited(ctx, admin, [reviewer], intake.id, 650);
+    const file = await call(ctx, applicant, "GET", `${PATH}${slot.id}/calendar/`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("text/calendar; charset=utf-8; method=PUBLISH");
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="interview.ics"');
+    const ics = unfold(await file.text());
+    expect(ics).toContain("\r\nMETHOD:PUBLISH\r\n");
+    expect(ics).toContain(`\r\nUID:${slot.id}@admissions\r\n`);
+    expect(ics).toContain("\r\nSEQUENCE:0\r\n");
+    expect(ics).toContain("\r\nURL:https://meet.example.org/room-1\r\n");
+    // Another applicant, and a slot nobody is invited to: the same 404 as no interview, and 409.
+    const stranger = await signIn(ctx, "applicant");
+    expect((await call(ctx, stranger, "GET", `${PATH}${slot.id}/calendar/`)).status).toBe(404);
+    const open = await createSlot(ctx, admin, slotBody(ctx, [reviewer2], 660));
+    const empty = await call(ctx, admin, "GET", `${PATH}${open.id}/calendar/`);
+    expect((await problemWith(empty)).code).toBe("INTERVIEW_NOT_ALLOWED");
+    await post(applicant, `${PATH}${slot.id}/cancel/`, { note: "Accepted elsewhere" });
+    const gone = await call(ctx, applicant, "GET", `${PATH}${slot.id}/calendar/`);
+    expect((await problemWith(gone)).code).toBe("INTERVIEW_CLOSED");
+  });
+
   test("the applicant cancels: CANCEL with a higher SEQUENCE; then nothing more can be done", async () => {
     const { slot, applicant, application } = await invited(ctx, admin, [reviewer], intake.id, 700);
     const cancelled = await expectJson<Interview>(
@@ -401,7 +427,12 @@ describe("scores feed the review", () => {
       const outside = await score(one, { score: 6 });
       expect(outside.status).toBe(422);
       expect((await problemWith(outside)).errors).toEqual([
-        { path: "/body/score", message: "must be within the rubric's scale 1–5" },
+        {
+          path: "/body/score",
+          message: "must be within the rubric's scale 1–5",
+          rule: "maximum",
+          limit: 5,
+        },
       ]);
       expect((await score(one, { score: "4" })).status).toBe(422);
       await expectJson(await score(one, { score: 3, comment: "Nervous start" }));

@@ -237,6 +237,26 @@ describe("manual payments: staff confirm or fail them; references expire", () =>
     expect((await pay(ctx, applicant, draft.id)).status).toBe(201);
   });
 
+  test("the fee says how it can be paid: the methods configured and the transfer account", async () => {
+    const bankAccount = {
+      accountName: "University of Example",
+      iban: "GB33 BUKB 2020 1555 5555 55",
+      bic: null,
+      bankName: "Example Bank",
+    };
+    const configured = await setupApp({ payments: { ...DEFAULT_SETTINGS.payments, bankAccount } });
+    const staff = await signIn(configured, "admin");
+    const { applicant, draft } = await draftWithFee(configured, staff);
+    const res = await configured.app.handle(
+      as(applicant, "GET", `/api/v1/applications/${draft.id}/fee/`),
+    );
+    expect(await res.json()).toMatchObject({ methods: ["manual"], bankAccount });
+    // Without the account configured, the page is told so (null), never an invented one.
+    const { applicant: other, draft: plain } = await draftWithFee(ctx, admin);
+    const unset = await app.handle(as(other, "GET", `/api/v1/applications/${plain.id}/fee/`));
+    expect(await unset.json()).toMatchObject({ methods: ["manual"], bankAccount: null });
+  });
+
   test("past its expiry a reference is expired: not confirmable, and a new payment may start", async () => {
     const short = await setupApp({
       payments: { ...DEFAULT_SETTINGS.payments, manualTtlMs: 60_000 },

@@ -132,9 +132,9 @@ describe("the document's shapes, errors and headers (issue 17)", () => {
     expect(op("/api/v1/catalog/programs/{id}/", "get").responses?.["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/ProgramDetail" } } },
     });
-    // Nested too: a page of programs refers to Program.
+    // Nested too: a page of programs refers to its item (a program and its next deadline).
     expect(JSON.stringify(document.components.schemas.ProgramPage)).toContain(
-      '"#/components/schemas/Program"',
+      '"#/components/schemas/ProgramListItem"',
     );
     const refs = JSON.stringify(document).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const ref of new Set(refs)) {

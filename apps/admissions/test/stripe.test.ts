@@ -51,6 +51,12 @@ const current = async (id: string, who = admin) =>
   body(await app.handle(as(who, "GET", paymentPath(id))));
 
 describe("Checkout Session over Stripe's HTTP API (a local stand-in)", () => {
+  test("with Stripe configured, the fee lists card beside bank transfer", async () => {
+    const { applicant, draft } = await draftWithFee(ctx, admin);
+    const fee = await app.handle(as(applicant, "GET", `/api/v1/applications/${draft.id}/fee/`));
+    expect(((await fee.json()) as { methods: string[] }).methods).toEqual(["manual", "stripe"]);
+  });
+
   test("creating a payment opens a session with the documented form parameters", async () => {
     const { applicant, draft, payment } = await stripePayment(12_500);
     expect(payment).toMatchObject({ provider: "stripe", status: "pending", instructions: null });

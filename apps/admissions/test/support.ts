@@ -12,7 +12,7 @@ import { afterResponse } from "../src/lib/after-response.ts";
 import { localDiskStorage } from "../src/lib/files/storage.ts";
 import { isoAt } from "../src/lib/ids.ts";
 import type { PageOf } from "../src/lib/pagination.ts";
-import type { Intake, Program } from "../src/modules/catalog/model.ts";
+import type { Intake, Program, ProgramListItem } from "../src/modules/catalog/model.ts";
 import type { Role, User } from "../src/modules/users/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
 import type { Application } from "../src/modules/workflow/model.ts";
@@ -240,6 +240,7 @@ export const uniqueCode = (prefix = "P") =>
   `${prefix}-${(++codeCounter).toString(36).toUpperCase()}${crypto.randomUUID().slice(0, 6).toUpperCase()}`;
 
 export type ProgramJson = Program;
+export type ProgramCardJson = ProgramListItem;
 export type IntakeJson = Intake;
 
 /** A program created by staff through the API; no documents and no fee unless overridden. */

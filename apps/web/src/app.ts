@@ -2,6 +2,9 @@ import { healthRoutes, type Logger, type Metrics, platform } from "@platform/ser
 import { Elysia } from "elysia";
 import type { Bundle } from "./build/bundle.ts";
 import { assets } from "./modules/assets/index.ts";
+import { branding } from "./modules/branding/index.ts";
+import type { Branding } from "./modules/branding/model.ts";
+import { DEFAULT_BRANDING } from "./modules/branding/service.ts";
 import { liveReload, type ReloadHub } from "./modules/live-reload/index.ts";
 import { pages } from "./modules/pages/index.ts";
 import { portal } from "./modules/portal/index.ts";
@@ -15,16 +18,20 @@ export type AppDeps = {
   bundle: () => Bundle;
   /** Present in development: pages then load the live-reload script. */
   reloads?: ReloadHub;
+  /** Whose portal this is; what an unconfigured deployment gets by default. */
+  branding?: Branding;
 };
 
 export function createApp(deps: AppDeps) {
   const { logger, bundle, reloads } = deps;
-  const render = () => ({ bundle: bundle(), liveReload: reloads !== undefined });
+  const brand = deps.branding ?? DEFAULT_BRANDING;
+  const render = () => ({ bundle: bundle(), liveReload: reloads !== undefined, branding: brand });
   const app = new Elysia()
     // The site takes no request bodies; nothing to parse.
     .use(platform({ service: "web", logger, parseBodies: false, metrics: deps.metrics }))
     .use(securityHeaders())
     .use(healthRoutes("web"))
+    .use(branding(brand))
     .use(assets({ bundle }));
   if (reloads) app.use(liveReload(reloads));
   return app.use(portal({ render })).use(pages({ render }));

@@ -4,6 +4,7 @@ import packageJson from "../package.json";
 import { createApp } from "./app.ts";
 import { buildClient, CLIENT_DIR } from "./build/bundle.ts";
 import { loadEnv } from "./env.ts";
+import { brandingOf } from "./modules/branding/service.ts";
 import { createReloadHub } from "./modules/live-reload/index.ts";
 
 // `bun run dev` passes --dev: unminified bundle with source maps, rebuilt and live-reloaded on
@@ -15,7 +16,7 @@ await runService({
   version: packageJson.version,
   loadEnv,
   ports: (env) => ({ port: env.WEB_PORT, metricsPort: env.WEB_METRICS_PORT }),
-  async start({ logger, metrics }) {
+  async start({ env, logger, metrics }) {
     const started = performance.now();
     let bundle = await buildClient({ production: !dev });
     logger.info("built", {
@@ -40,7 +41,13 @@ await runService({
         }, 50);
       });
     }
-    const app = createApp({ logger, bundle: () => bundle, reloads, metrics });
+    const app = createApp({
+      logger,
+      bundle: () => bundle,
+      reloads,
+      metrics,
+      branding: brandingOf(env),
+    });
     return { app, maxRequestBodySize: 64 * 1024 };
   },
 });

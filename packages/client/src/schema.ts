@@ -360,6 +360,26 @@ export type paths = {
         patch: operations["applications.conditions.update"];
         trace?: never;
     };
+    "/api/v1/applications/{id}/conditions/{conditionId}/evidence/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Name the evidence for one of your offer's conditions (the applicant)
+         * @description `documentId`: a document of this application (upload it first as type `condition_evidence`, or name one on file; else 422). Only while the condition is pending (409 CONDITION_SETTLED) and the offer stands (409 CONDITIONS_CLOSED). Again to replace it. The office then settles the condition.
+         */
+        put: operations["applications.conditions.evidence.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/applications/{id}/conflict-of-interest/": {
         parameters: {
             query?: never;
@@ -1200,6 +1220,26 @@ export type paths = {
          * @description 403 CONFLICT_OF_INTEREST for staff who declared one with the application (the list leaves those interviews out for them).
          */
         get: operations["interviews.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interviews/{interviewId}/calendar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The interview as a calendar file (.ics) to import (the invited applicant, staff)
+         * @description RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled; 403 CONFLICT_OF_INTEREST for staff who declared one. A reviewer of a blind programme gets the event without its attendee (the applicant's name and address).
+         */
+        get: operations["interviews.calendar.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2948,6 +2988,20 @@ export type components = {
             previous: string | null;
             results: components["schemas"]["AuditEntry"][];
         };
+        BankAccount: {
+            /**
+             * @description Who the transfer is to
+             * @example University of Example
+             */
+            accountName: string;
+            /**
+             * @description IBAN, in groups of four
+             * @example GB33 BUKB 2020 1555 5555 55
+             */
+            iban: string;
+            bic: string | null;
+            bankName: string | null;
+        };
         BenchmarkRequest: {
             type: components["schemas"]["BenchmarkType"];
         };
@@ -3490,7 +3544,7 @@ export type components = {
             id: string;
             /** Format: uuid */
             applicationId: string;
-            type: components["schemas"]["DocumentType"];
+            type: components["schemas"]["StoredDocumentType"];
             status: components["schemas"]["DocumentStatus"];
             /**
              * @description The uploaded file's name, sanitised; metadata only
@@ -3582,6 +3636,15 @@ export type components = {
         };
         /** @enum {string} */
         EventTypeSchema: "application.created" | "application.status_changed" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "document.uploaded" | "document.reviewed" | "document.deleted" | "interview.invited" | "interview.confirmed" | "interview.reschedule_requested" | "interview.rescheduled" | "interview.cancelled";
+        /**
+         * @example {
+         *       "documentId": "0198f2c4-…"
+         *     }
+         */
+        EvidenceBody: {
+            /** @description A document uploaded to this application */
+            documentId: string;
+        };
         ExtraReview: {
             /** Format: uuid */
             applicationId: string;
@@ -3624,11 +3687,20 @@ export type components = {
                 waivedBy: string | null;
             } | null;
             pendingPaymentId: string | null;
+            /** @description How this deployment takes the fee: manual always, stripe when it is configured */
+            methods: components["schemas"]["ProviderName"][];
+            /** @description Where a bank transfer goes, quoting the payment's reference; null when the deployment has not configured it */
+            bankAccount: components["schemas"]["BankAccount"] | null;
         };
         FieldProblem: {
             /** @description JSON Pointer into the request, e.g. /body/score */
             path: string;
+            /** @description In English, for developers; people read `rule` in words */
             message: string;
+            /** @description The rule broken, for a client to say in its own words: required, type, format, pattern, minLength, maxLength, minimum, maximum, minItems, maxItems, uniqueItems, enum, unknownField (schema rules); future, later, notFound, duplicate, notAllowed, invalid (a service's checks) */
+            rule?: "required" | "type" | "format" | "pattern" | "minLength" | "maxLength" | "minimum" | "maximum" | "minItems" | "maxItems" | "uniqueItems" | "enum" | "unknownField" | "future" | "later" | "notFound" | "duplicate" | "notAllowed" | "invalid";
+            /** @description The rule's bound: the length, count or value for min/max rules, the format's name (email, date, date-time…) for format */
+            limit?: number | string;
         };
         GatewayHealth: {
             /** @constant */
@@ -4275,13 +4347,37 @@ export type components = {
             /** @description Every intake, soonest deadline first */
             intakes: components["schemas"]["Intake"][];
         };
+        ProgramListItem: {
+            /** Format: uuid */
+            id: string;
+            /** @example CS-BSC */
+            code: string;
+            /** @example Computer Science */
+            name: string;
+            level: components["schemas"]["Level"];
+            /** @example School of Computing */
+            department: string;
+            description: string;
+            /** @example 36 */
+            durationMonths: number;
+            applicationFee: components["schemas"]["Money"];
+            entryRequirements: string;
+            requiredDocuments: components["schemas"]["DocumentType"][];
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The soonest deadline of an intake accepting applications now; null when none is open */
+            nextDeadline: string | null;
+        };
         /** @description A page of programs */
         ProgramPage: {
             /** @description Items matching the filters, all pages */
             count: number;
             next: string | null;
             previous: string | null;
-            results: components["schemas"]["Program"][];
+            results: components["schemas"]["ProgramListItem"][];
         };
         ProgramUpdate: {
             /**
@@ -5026,6 +5122,11 @@ export type components = {
                 };
             }[];
         };
+        /**
+         * @description A type the program asks for, or condition_evidence: proof for an offer's condition
+         * @enum {string}
+         */
+        StoredDocumentType: "transcript" | "identity_document" | "personal_statement" | "recommendation_letter" | "cv" | "language_certificate" | "portfolio" | "research_proposal" | "condition_evidence";
         SubmittedEntry: {
             /** @example 1763769600000-k3j9x2qa */
             id: string;
@@ -8349,6 +8450,178 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "CONDITIONS_CLOSED" | "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "applications.conditions.evidence.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                conditionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConditionList"];
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request; `MALFORMED_JSON`: Malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST" | "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: CSRF token invalid; `CSRF_TOKEN_MISSING`: CSRF token missing; `FORBIDDEN`: Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CSRF_TOKEN_INVALID" | "CSRF_TOKEN_MISSING" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `CONDITIONS_CLOSED`: Offer conditions no longer open; `CONDITION_SETTLED`: Condition already settled */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CONDITIONS_CLOSED" | "CONDITION_SETTLED";
                     };
                 };
             };
@@ -15354,6 +15627,147 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: Validation failed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `BAD_GATEWAY`: Bad gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_GATEWAY";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `GATEWAY_TIMEOUT`: Gateway timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "GATEWAY_TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    "interviews.calendar.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/calendar, Content-Disposition: attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description `BAD_REQUEST`: Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_SESSION`: Invalid or expired session; `INVALID_TOKEN`: Invalid or expired token; `UNAUTHORIZED`: Authentication required */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INVALID_SESSION" | "INVALID_TOKEN" | "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CONFLICT_OF_INTEREST`: Conflict of interest declared */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "CONFLICT_OF_INTEREST";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INTERVIEW_CLOSED`: Interview cancelled or past; `INTERVIEW_NOT_ALLOWED`: Application not open to interviews */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code: "INTERVIEW_CLOSED" | "INTERVIEW_NOT_ALLOWED";
                     };
                 };
             };

@@ -54,6 +54,16 @@ function makeApp(opts: { maxJsonBytes?: number } = {}) {
         ]),
       }),
     })
+    .post("/rules", ({ body }) => body, {
+      body: t.Object(
+        {
+          name: t.String({ minLength: 2 }),
+          email: t.String({ format: "email" }),
+          age: t.Integer({ maximum: 150 }),
+        },
+        { additionalProperties: false },
+      ),
+    })
     .post("/conflict", () => {
       throw new HttpProblem(
         { code: "ILLEGAL_TRANSITION", status: 409, title: "Illegal transition" },
@@ -160,40 +170,66 @@ describe("problem+json for every error", () => {
   test("an enum failure names the allowed values", async () => {
     const res = await app.handle(jsonRequest("/kind", { kind: "c" }));
     expect((await problemOf(res)).errors).toEqual([
-      { path: "/body/kind", message: "Expected one of: a, b" },
+      { path: "/body/kind", message: "Expected one of: a, b", rule: "enum" },
     ]);
   });
 
   test("an enum written as a union of literals names the allowed values too", async () => {
     const res = await app.handle(jsonRequest("/literals", { kind: "z", size: 3 }));
     expect((await problemOf(res)).errors).toEqual([
-      { path: "/body/kind", message: "Expected one of: x, y" },
-      { path: "/body/size", message: "Expected one of: 1, 2" },
+      { path: "/body/kind", message: "Expected one of: x, y", rule: "enum" },
+      { path: "/body/size", message: "Expected one of: 1, 2", rule: "enum" },
     ]);
     const ok = await app.handle(jsonRequest("/literals", { kind: "x", size: null }));
     expect(ok.status).toBe(200);
   });
 
   test("a query or path number out of range points at its parameter, not at /property", async () => {
-    const cases: [string, string, string][] = [
-      ["/pages?limit=1000", "/query/limit", "Expected integer to be less or equal to 100"],
-      ["/pages?limit=5&offset=-1", "/query/offset", "Expected integer to be greater or equal to 0"],
-      ["/pages?limit=abc", "/query/limit", "Expected string to match 'integer' format"],
-      ["/pages?sort=size", "/query/sort", "Expected one of: name, date"],
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      [
+        "/pages?limit=1000",
+        "/query/limit",
+        "Expected integer to be less or equal to 100",
+        { rule: "maximum", limit: 100 },
+      ],
+      [
+        "/pages?limit=5&offset=-1",
+        "/query/offset",
+        "Expected integer to be greater or equal to 0",
+        { rule: "minimum", limit: 0 },
+      ],
+      [
+        "/pages?limit=abc",
+        "/query/limit",
+        "Expected string to match 'integer' format",
+        { rule: "type" },
+      ],
+      ["/pages?sort=size", "/query/sort", "Expected one of: name, date", { rule: "enum" }],
       [
         "/pages?tags=red,green",
         "/query/tags",
         "Expected one or more of, separated by commas: red, dark-blue",
+        { rule: "enum" },
       ],
       // Not a list of one enumeration: the schema's own words.
-      ["/pages?code=zz", "/query/code", "Expected string to match '^(ab|cd)(,(ef))*$'"],
-      ["/pages/12", "/params/n", "Expected integer to be less or equal to 9"],
+      [
+        "/pages?code=zz",
+        "/query/code",
+        "Expected string to match '^(ab|cd)(,(ef))*$'",
+        { rule: "pattern" },
+      ],
+      [
+        "/pages/12",
+        "/params/n",
+        "Expected integer to be less or equal to 9",
+        { rule: "maximum", limit: 9 },
+      ],
     ];
-    for (const [url, path, message] of cases) {
+    for (const [url, path, message, rule] of cases) {
       const res = await app.handle(get(url));
       expect(res.status, url).toBe(422);
       const problem = await problemOf(res);
-      expect(problem.errors, url).toEqual([{ path, message }]);
+      expect(problem.errors, url).toEqual([{ path, message, ...rule }]);
       expect(problem.detail, url).toBe(`Invalid request: ${path} ${message}`);
     }
     expect((await app.handle(get("/pages?limit=100&offset=0"))).status).toBe(200);
@@ -204,7 +240,12 @@ describe("problem+json for every error", () => {
     for (const url of ["/pages?offset=0&limit=0", "/pages?limit=0&offset=0"]) {
       const problem = await problemOf(await app.handle(get(url)));
       expect(problem.errors, url).toEqual([
-        { path: "/query/limit", message: "Expected integer to be greater or equal to 1" },
+        {
+          path: "/query/limit",
+          message: "Expected integer to be greater or equal to 1",
+          rule: "minimum",
+          limit: 1,
+        },
       ]);
     }
     const both = await problemOf(await app.handle(get("/pages/12?limit=12")));
@@ -214,8 +255,13 @@ describe("problem+json for every error", () => {
   test("a nullable field says why its value failed, not just that the union did", async () => {
     const res = await app.handle(jsonRequest("/nullable", { code: "gb", place: { lines: [] } }));
     expect((await problemOf(res)).errors).toEqual([
-      { path: "/body/code", message: "Expected string to match '^[A-Z]{2}$'" },
-      { path: "/body/place/lines", message: "Expected array length to be greater or equal to 1" },
+      { path: "/body/code", message: "Expected string to match '^[A-Z]{2}$'", rule: "pattern" },
+      {
+        path: "/body/place/lines",
+        message: "Expected array length to be greater or equal to 1",
+        rule: "minItems",
+        limit: 1,
+      },
     ]);
     const ok = await app.handle(jsonRequest("/nullable", { code: null, place: null }));
     expect(ok.status).toBe(200);
@@ -224,17 +270,46 @@ describe("problem+json for every error", () => {
   test("a union of kinds says why the value failed the variant of its own kind", async () => {
     const asText = await app.handle(jsonRequest("/either", { item: "abcd" }));
     expect((await problemOf(asText)).errors).toEqual([
-      { path: "/body/item", message: "Expected string length less or equal to 3" },
+      {
+        path: "/body/item",
+        message: "Expected string length less or equal to 3",
+        rule: "maxLength",
+        limit: 3,
+      },
     ]);
     const asObject = await app.handle(jsonRequest("/either", { item: { text: "abcd" } }));
     expect((await problemOf(asObject)).errors).toEqual([
-      { path: "/body/item/text", message: "Expected string length less or equal to 3" },
+      {
+        path: "/body/item/text",
+        message: "Expected string length less or equal to 3",
+        rule: "maxLength",
+        limit: 3,
+      },
     ]);
     // A value of neither kind: no variant to blame, the union's own message.
     const neither = await app.handle(jsonRequest("/either", { item: 7 }));
     expect((await problemOf(neither)).errors).toEqual([
-      { path: "/body/item", message: "Expected union value" },
+      { path: "/body/item", message: "Expected union value", rule: "type" },
     ]);
+  });
+
+  // Elysia drops properties the schema does not name before validating, so none is reported.
+  test("each field error names its rule and bound, for a client to say in its own words", async () => {
+    const res = await app.handle(jsonRequest("/rules", { email: "nope", age: 200, extra: 1 }));
+    const rules = (await problemOf(res)).errors?.map(({ path, rule, limit }) => ({
+      path,
+      rule,
+      limit,
+    }));
+    expect(rules).toEqual([
+      { path: "/body/name", rule: "required", limit: undefined },
+      { path: "/body/email", rule: "format", limit: "email" },
+      { path: "/body/age", rule: "maximum", limit: 150 },
+    ]);
+    const kinds = await app.handle(
+      jsonRequest("/rules", { name: 5, email: "ada@example.org", age: "x" }),
+    );
+    expect((await problemOf(kinds)).errors?.map((e) => e.rule)).toEqual(["type", "type"]);
   });
 
   test("1e309 parses to Infinity and is refused as a number", async () => {

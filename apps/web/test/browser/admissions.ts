@@ -10,6 +10,13 @@ import { join } from "node:path";
 import { SQL } from "bun";
 
 const ADMISSIONS_DIR = join(import.meta.dir, "..", "..", "..", "admissions");
+/** The institution's account for transfers, as a deployment configures it (ADMISSIONS_BANK_*). */
+export const BANK_ACCOUNT = {
+  ADMISSIONS_BANK_ACCOUNT_NAME: "University of Example",
+  ADMISSIONS_BANK_IBAN: "GB33BUKB20201555555555",
+  ADMISSIONS_BANK_BIC: "BUKBGB22",
+};
+
 export const ADMIN = { email: "head@portal-test.example", password: "a-long-admin-password" };
 
 export async function admissionsBackend(smtpUrl?: string) {

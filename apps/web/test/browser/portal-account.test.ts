@@ -111,6 +111,9 @@ describe.skipIf(!hasChromium)(
       );
       await check(page, "profile-invalid");
 
+      // The error summary has the focus; its link takes the keyboard back to the field.
+      await activate(page, '[data-testid="error-summary"] a[href="#profile-phone"]');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("profile-phone");
       await page.keyboard.press("Control+A");
       await page.keyboard.type("+44 20 7123 4567");
       await page.keyboard.press("Enter");

@@ -61,6 +61,11 @@ describe.skipIf(!hasChromium)(
       await page.keyboard.press("Enter");
       await page.waitForSelector(byTestId("email-change-problem"));
       await check(page, "account-email-change-refused");
+      // The error summary takes the focus (it is read first); back to the password to retype it.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+        "error-summary",
+      );
+      await tabTo(page, byTestId("email-change-password"));
       await page.keyboard.press("Control+A");
       await page.keyboard.type(password);
       await page.keyboard.press("Enter");

@@ -24,6 +24,7 @@ import {
   screenshots,
   watchForErrors,
 } from "./chromium.ts";
+import { englishOnFrenchPage } from "./language.ts";
 import { startMailbox } from "./mailbox.ts";
 import { type Stack, startStack } from "./stack.ts";
 
@@ -34,6 +35,8 @@ export type PortalHarnessOptions = Omit<ErrorWatch, "into"> & {
   screenshotPrefix?: string;
   /** More of the admissions app's environment, given the stack's base URL (a fake Stripe's). */
   admissionsEnv?: (base: string) => Record<string, string>;
+  /** The web app's environment (the institution's name, logo, colour, address). */
+  webEnv?: Record<string, string>;
   /** Done to every page opened, before it is used (say, recording where the focus goes). */
   preparePage?: (page: Page) => Promise<void>;
 };
@@ -62,9 +65,15 @@ export function portalHarness(options: PortalHarnessOptions) {
     return page;
   };
 
-  /** axe finds nothing, and a person can look at the page at both widths. */
+  /**
+   * axe finds nothing, a French page shows no English message, and a person can look at the
+   * page at both widths.
+   */
   const check = async (page: Page, name: string) => {
     expect(await axeViolations(page)).toEqual([]);
+    if ((await page.evaluate(() => document.documentElement.lang)) === "fr") {
+      expect(await englishOnFrenchPage(page)).toEqual([]);
+    }
     await screenshots(page, `${options.screenshotPrefix ?? "portal"}-${name}`);
   };
 
@@ -84,6 +93,7 @@ export function portalHarness(options: PortalHarnessOptions) {
     const made = backend;
     stack = await startStack({
       apps: ["admissions"],
+      env: { web: options.webEnv ?? {} },
       before: (base) => {
         made.createAdmin(base);
         return { admissions: { ...made.env(base), ...options.admissionsEnv?.(base) } };

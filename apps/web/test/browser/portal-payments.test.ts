@@ -72,15 +72,16 @@ describe.skipIf(!hasChromium)(
       expect(created.status).toBe(201);
       const { id: applicationId } = (await created.json()) as { id: string };
 
-      // Signed in from the login page, by keyboard, then to the application.
+      // Signed in from the login page, by keyboard, then to the application's fee section:
+      // with Stripe configured, card is offered beside the transfer.
+      const feePage = `/portal/applications/${applicationId}/fee`;
       await context.clearCookies();
       const page = await open();
-      await page.goto(
-        `${base}/portal/login?next=${encodeURIComponent(`/portal/applications/${applicationId}`)}`,
-      );
+      await page.goto(`${base}/portal/login?next=${encodeURIComponent(feePage)}`);
       await typeSignIn(page, email, password);
-      await page.waitForURL(`${base}/portal/applications/${applicationId}`);
+      await page.waitForURL(`${base}${feePage}`);
       await page.waitForSelector(byTestId("pay-stripe"));
+      expect(await page.$(byTestId("pay"))).not.toBeNull();
       expect(await page.textContent(byTestId("fee-status"))).toContain("still to pay");
       await check(page, "payment-unpaid");
 
@@ -96,9 +97,9 @@ describe.skipIf(!hasChromium)(
       await check(page, "payment-return-cancelled");
       expect(stripe.deliveries).toEqual([]);
 
-      // Back to the application: the pending payment leads to the same Checkout session.
+      // Back to the fee section: the pending payment leads to the same Checkout session.
       await activate(page, byTestId("return-application"));
-      await page.waitForURL(`${base}/portal/applications/${applicationId}`);
+      await page.waitForURL(`${base}${feePage}`);
       await page.waitForSelector(byTestId("continue-checkout"));
       await check(page, "payment-pending-card");
       await activate(page, byTestId("continue-checkout"));
@@ -121,8 +122,8 @@ describe.skipIf(!hasChromium)(
       expect(await page.textContent(byTestId("receipt-amount"))).toContain("50");
       await check(page, "payment-receipt-card");
 
-      // The application: the fee paid, the payment listed with its receipt number.
-      await page.goto(`${base}/portal/applications/${applicationId}`);
+      // The fee section: paid, the payment listed with its receipt number.
+      await page.goto(`${base}${feePage}`);
       await page.waitForSelector(byTestId("receipt-link"));
       expect(await page.textContent(byTestId("fee-status"))).toContain("is paid");
       expect(await page.$(byTestId("pay-stripe"))).toBeNull();

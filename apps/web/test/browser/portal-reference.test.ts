@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)(
       const bearer = { authorization: `Bearer ${accessToken}` };
       const draft = await api("/applications/", { intakeId: intake.id }, bearer);
       const { id } = (await draft.json()) as { id: string };
-      // The applicant names the referee on the application page, by keyboard: a second named
+      // The applicant names the referee on the application's references page, by keyboard: a second named
       // with the same address is refused beside the form; a third is named, then removed.
       const referee = `babbage-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
       await ctx().context.clearCookies();
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)(
       await portal.goto(`${base}/portal/login`);
       await typeSignIn(portal, email, password);
       await portal.waitForURL(`${base}/portal/applications/`);
-      await portal.goto(`${base}/portal/applications/${id}`);
+      await portal.goto(`${base}/portal/applications/${id}/referees`);
       await portal.waitForSelector(byTestId("referee-name"));
       const nameReferee = async (name: string, address: string, relationship: string) => {
         await tabTo(portal, byTestId("referee-name"));

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { FileChooser } from "playwright-core";
-import { pdf } from "./admissions.ts";
+import { BANK_ACCOUNT, pdf } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo, typeRegistration, typeSignIn } from "./keyboard.ts";
 import { portalHarness } from "./portal-harness.ts";
@@ -21,9 +21,12 @@ const EXPECTED = /status of (400|401|404|409|412)/;
 describe.skipIf(!hasChromium)(
   hasChromium ? "the applicant portal in Chromium" : `the applicant portal (${NO_CHROMIUM})`,
   () => {
-    const { ctx, open, check, errors } = portalHarness({ expected: EXPECTED });
+    const { ctx, open, check, errors } = portalHarness({
+      expected: EXPECTED,
+      admissionsEnv: () => BANK_ACCOUNT,
+    });
 
-    test("register, verify, find a programme, apply, upload, pay, submit, accept the offer — keyboard only", async () => {
+    test("register, verify, the dashboard, apply, the task list section by section, check, send, accept — keyboard only", async () => {
       const { base, mailbox, admin } = ctx();
       const program = await admin.openProgram("Portal Testing");
       const email = `ada-${crypto.randomUUID().slice(0, 8)}@portal-test.example`;
@@ -44,33 +47,34 @@ describe.skipIf(!hasChromium)(
       expect(await page.textContent(byTestId("registered"))).toContain(email);
       await check(page, "registered");
 
-      // The email's link: the token is posted, then gone from the address bar.
+      // The email's link: the token is posted, then gone from the address bar; "Continue" goes
+      // on to the applicant's applications (through the sign-in), never to account settings.
       const link = await mailbox.link(email, "email_verification");
       expect(link.startsWith(`${base}/account/verify-email?token=`)).toBe(true);
       await page.goto(link);
       await page.waitForSelector(byTestId("email-verified"));
       expect(page.url()).toBe(`${base}/account/verify-email`);
       await check(page, "verify-email");
-
-      // Then sign in, and the account page shows the address verified.
-      await page.goto(`${base}/portal/login`);
+      await activate(page, 'main a[href^="/portal/login"]');
       await page.waitForSelector(byTestId("login-email"));
       await typeSignIn(page, email, "applicant-password-1");
-      await page.waitForURL(`${base}/portal/applications/`);
-      await page.goto(`${base}/portal/account`);
-      await page.waitForSelector('[data-testid="verification"][data-verified="true"]');
-      await check(page, "account");
 
-      // The catalogue: search, open the programme, apply.
-      await page.goto(`${base}/portal/`);
+      // The dashboard, with nothing started yet: what to do first.
+      await page.waitForURL(`${base}/portal/applications/`);
+      await page.waitForSelector(byTestId("dashboard-find"));
+      await check(page, "dashboard-empty");
+
+      // The catalogue: each card says when to apply by; search, open the programme, apply.
+      await activate(page, byTestId("dashboard-find"));
       await page.waitForSelector(byTestId("program-list"), { state: "attached" });
-      await check(page, "programs");
       await tabTo(page, byTestId("program-search"));
       await page.keyboard.type(program.code as string);
       await page.keyboard.press("Enter");
       await page.waitForFunction(
         () => document.querySelectorAll('[data-testid="program-item"]').length === 1,
       );
+      expect(await page.textContent(byTestId("program-deadline"))).toMatch(/^Apply by \w+ \d/);
+      await check(page, "programs");
       await activate(page, `${byTestId("program-item")} a`);
       await page.waitForURL(`${base}/portal/programs/${program.id}`);
       await page.waitForSelector(byTestId("apply"));
@@ -78,22 +82,32 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("apply"));
       await page.waitForURL(/\/portal\/applications\/[\w-]+$/);
       const applicationId = page.url().split("/").at(-1) ?? "";
-      await page.waitForSelector('[data-testid="application-status"][data-status="draft"]');
+      const taskList = page.url();
 
-      // Listened for long before the Space that opens it: Playwright turns its interception of
-      // file choosers on asynchronously when a listener is added, and a Space that outran it
-      // opened the browser's own chooser instead (headless: nothing), one run in a few.
-      const chooser = new Promise<FileChooser>((resolve) => page.once("filechooser", resolve));
+      // The task list: six sections, none started; the deadline said.
+      await page.waitForSelector(byTestId("task-list"));
+      const states = () =>
+        page.$$eval('[data-testid="task-item"]', (items) =>
+          items.map((item) => (item as HTMLElement).dataset.status),
+        );
+      expect(await states()).toEqual(Array(6).fill("not_started"));
+      expect(await page.textContent(byTestId("application-deadline"))).toMatch(
+        /^Send your application by/,
+      );
+      await check(page, "task-list");
 
-      // The form saves itself; a change made elsewhere meanwhile is a conflict to settle.
+      // The statement, on its own page, saved as typed; a change made elsewhere meanwhile is
+      // a conflict to settle.
+      await activate(page, byTestId("task-statement"));
+      await page.waitForURL(`${taskList}/statement`);
       await tabTo(page, byTestId("personal-statement"));
       await page.keyboard.type("I have wanted to test portals since I was small.");
       await page.waitForFunction(() =>
         document.querySelector('[data-testid="save-state"]')?.textContent?.includes("saved"),
       );
       const other = await open();
-      await other.goto(page.url());
-      await other.waitForSelector(byTestId("personal-statement"));
+      await other.goto(`${taskList}/qualifications`);
+      await other.waitForSelector(byTestId("prior-qualification"));
       await other.focus(byTestId("prior-qualification"));
       await other.keyboard.type("BSc Testing");
       await other.waitForFunction(() =>
@@ -101,17 +115,35 @@ describe.skipIf(!hasChromium)(
       );
       await other.close();
       await page.focus(byTestId("personal-statement"));
-      await page.keyboard.type(" And still do.");
+      await page.keyboard.type(" And still do, every day, with every page and every form I meet.");
       await page.waitForSelector(byTestId("save-conflict"));
-      await check(page, "application-conflict");
+      await check(page, "section-statement-conflict");
       await activate(page, byTestId("conflict-keep-mine"));
       await page.waitForFunction(() =>
         document.querySelector('[data-testid="save-state"]')?.textContent?.includes("saved"),
       );
+      await activate(page, byTestId("save-and-return"));
+      await page.waitForURL(taskList);
+      await page.waitForSelector(byTestId("task-list"));
+      // The statement is written (100 characters and more); the other tab's qualification
+      // started that section.
+      expect(await states()).toEqual([
+        "not_started",
+        "in_progress",
+        "completed",
+        "not_started",
+        "not_started",
+        "not_started",
+      ]);
 
-      // The required document, uploaded from the keyboard (Space opens the file chooser). Once
-      // the save's requests are over: a re-render after them can take the focus off the input
-      // between the Tab and the Space (the chooser never opened, once, in CI).
+      // The required document, uploaded from the keyboard (Space opens the file chooser).
+      // Listened for long before the Space: Playwright turns its interception of file choosers
+      // on asynchronously when a listener is added, and a Space that outran it opened the
+      // browser's own chooser instead (headless: nothing), one run in a few.
+      await activate(page, byTestId("task-documents"));
+      await page.waitForURL(`${taskList}/documents`);
+      await page.waitForSelector(byTestId("document-upload"));
+      const chooser = new Promise<FileChooser>((resolve) => page.once("filechooser", resolve));
       await page.waitForLoadState("networkidle");
       await tabTo(page, byTestId("document-upload"));
       await page.keyboard.press("Space");
@@ -121,23 +153,56 @@ describe.skipIf(!hasChromium)(
         buffer: pdf(),
       });
       await page.waitForSelector('[data-testid="checklist"] li[data-status="uploaded"]');
+      await check(page, "section-documents");
+      await activate(page, byTestId("section-return"));
+      await page.waitForURL(taskList);
 
-      // The fee, by bank transfer: instructions and reference; the office confirms the transfer.
+      // The fee, by bank transfer: the institution's account and the payment's own reference;
+      // no card button (Stripe is not configured here). The office confirms the transfer.
+      await activate(page, byTestId("task-fee"));
+      await page.waitForURL(`${taskList}/fee`);
+      await page.waitForSelector(byTestId("pay"));
+      expect(await page.$(byTestId("pay-stripe"))).toBeNull();
       await activate(page, byTestId("pay"));
-      await page.waitForSelector(byTestId("pending-payment"));
-      await check(page, "application-draft");
-      const payments = await admin.call<{ results: { id: string }[] }>(
+      await page.waitForSelector(byTestId("bank-details"));
+      expect(await page.textContent(byTestId("bank-iban"))).toBe("GB33 BUKB 2020 1555 5555 55");
+      expect(await page.textContent(byTestId("bank-account-name"))).toBe("University of Example");
+      const reference = (await page.textContent(byTestId("bank-reference"))) ?? "";
+      expect(reference).toMatch(/^ADM-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+      expect(await page.textContent(byTestId("bank-amount"))).toContain("50");
+      await check(page, "section-fee-transfer");
+      const payments = await admin.call<{ results: { id: string; reference: string }[] }>(
         "GET",
         `/applications/${applicationId}/payments/`,
       );
+      expect(payments.results[0]?.reference).toBe(reference);
       const paymentId = payments.results[0]?.id ?? "";
       await admin.call("POST", `/payments/${paymentId}/confirm/`, { note: "Transfer received" });
       await page.reload();
       await page.waitForSelector(byTestId("receipt-link"));
+      await activate(page, byTestId("section-return"));
+      await page.waitForURL(taskList);
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('[data-testid="task-item"][data-status="completed"]').length ===
+          3,
+      );
 
-      // Submission.
+      // Check your answers (each with its change link), then send: the confirmation page.
+      await activate(page, byTestId("check-link"));
+      await page.waitForURL(`${taskList}/check`);
+      await page.waitForSelector(byTestId("check-answers"));
+      expect(await page.textContent(byTestId("check-answers"))).toContain("transcript.pdf");
+      expect(
+        await page.$$eval('[data-testid="check-answers"] .summary-action a', (a) => a.length),
+      ).toBeGreaterThan(8);
+      await check(page, "check-answers");
       await activate(page, byTestId("submit-application"));
-      await page.waitForSelector('[data-testid="application-status"][data-status="submitted"]');
+      await page.waitForURL(`${taskList}/submitted`);
+      await page.waitForSelector(byTestId("confirm-submission"));
+      // The reference is the one the emails give: the application's id.
+      expect(await page.textContent(byTestId("application-reference"))).toBe(applicationId);
+      await check(page, "confirm-submission");
 
       // The office reviews and offers, with a condition (through the API).
       await admin.call("POST", `/applications/${applicationId}/transitions/`, {
@@ -148,34 +213,51 @@ describe.skipIf(!hasChromium)(
         conditions: ["Final grade of at least B"],
         reason: "A strong application",
       });
-      await page.reload();
+      await page.goto(taskList);
       await page.waitForSelector(byTestId("offer"));
       expect(await page.textContent(byTestId("offer-conditions"))).toContain(
         "Final grade of at least B",
       );
+      // The signed offer letter is the API's PDF, fetched with the session.
+      const letter = await page.evaluate(
+        async (href) => {
+          const res = await fetch(href);
+          return { status: res.status, type: res.headers.get("content-type") };
+        },
+        (await page.getAttribute(byTestId("offer-letter"), "href")) ?? "",
+      );
+      expect(letter).toEqual({ status: 200, type: "application/pdf" });
       await check(page, "application-offer");
       await activate(page, byTestId("accept-offer"));
       await page.waitForSelector('[data-testid="application-status"][data-status="accepted"]');
-      // The status shows before the timeline is read again: wait for its fifth entry (created,
-      // submitted, under review, offered, accepted) rather than race it.
+      // The history in words: created, sent, under review, offered, accepted.
       await page.waitForFunction(
         () => document.querySelectorAll('[data-testid="timeline"] li').length === 5,
       );
+      expect(await page.textContent(byTestId("timeline"))).toContain("You sent your application.");
+      expect(await page.textContent(byTestId("timeline"))).toContain(
+        "Note from the admissions office: “A strong application”",
+      );
+      expect(await page.textContent(byTestId("timeline"))).toContain("You accepted the offer.");
       await check(page, "application-accepted");
 
-      // The receipt, from the payments table.
+      // The receipt, from the letters.
       await activate(page, byTestId("receipt-link"));
       await page.waitForSelector(byTestId("receipt"));
       expect(await page.textContent(byTestId("receipt-amount"))).toContain("50");
       await check(page, "receipt");
 
-      // My applications.
+      // The dashboard: the application, its status and its next step.
       await page.goto(`${base}/portal/applications/`);
       await page.waitForSelector(byTestId("application-list"));
-      await check(page, "applications");
+      expect(await page.getAttribute(byTestId("dashboard-application"), "data-status")).toBe(
+        "accepted",
+      );
+      expect(await page.textContent(byTestId("next-step"))).toContain("Send evidence");
+      await check(page, "dashboard");
       expect(errors).toEqual([]);
       await page.close();
-    }, 180_000);
+    }, 240_000);
 
     test("forgotten password: the emailed link sets a new one, then sign in with it", async () => {
       const { base, mailbox } = ctx();

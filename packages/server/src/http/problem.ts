@@ -1,4 +1,4 @@
-import type { FieldProblem, Problem } from "@platform/contracts/problem";
+import type { FieldProblem, FieldRule, Problem } from "@platform/contracts/problem";
 
 /** A problem code's entry: its status, its title and when it is answered (docs/errors.md). */
 export type ProblemEntry = { status: number; title: string; description: string };
@@ -151,10 +151,18 @@ export function problemResponse(problem: HttpProblem, requestId: string): Respon
   });
 }
 
-/** A 422 naming one field; the shape the built-in schema validation produces too. */
-export function invalidField(path: string, message: string): HttpProblem {
+/**
+ * A 422 naming one field; the shape the built-in schema validation produces too. `rule` is what
+ * a client says in its reader's words (the message is English, for developers).
+ */
+export function invalidField(
+  path: string,
+  message: string,
+  rule: FieldRule = "invalid",
+  limit?: number | string,
+): HttpProblem {
   return new HttpProblem("VALIDATION_FAILED", {
     detail: `Invalid request: ${path} ${message}`,
-    errors: [{ path, message }],
+    errors: [{ path, message, rule, ...(limit === undefined ? {} : { limit }) }],
   });
 }

@@ -1,14 +1,29 @@
-import type { FieldProblem } from "@platform/contracts/problem";
+import type { FieldProblem, FieldRule } from "@platform/contracts/problem";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import type { ValidationError } from "elysia";
 
 type ValueIssue = {
   path?: string;
   message: string;
+  value?: unknown;
   type?: number;
-  schema?: { enum?: unknown[]; anyOf?: unknown[]; const?: unknown; pattern?: unknown };
+  schema?: {
+    enum?: unknown[];
+    anyOf?: unknown[];
+    const?: unknown;
+    pattern?: unknown;
+    format?: string;
+    minLength?: number;
+    maxLength?: number;
+    minimum?: number;
+    maximum?: number;
+    minItems?: number;
+    maxItems?: number;
+  };
   /** A union's issues, one iterator per variant (TypeBox). */
   errors?: Iterable<ValueIssue>[];
+  /** Set by `innermost`: every variant of the union refused the value's kind. */
+  kindRefused?: boolean;
 };
 
 /** Errors saying the value is of another kind than the schema (a string where null was asked). */
@@ -37,7 +52,60 @@ function innermost(issue: ValueIssue): ValueIssue {
       !v.some((e) => e.path === issue.path && e.type !== undefined && KIND_MISMATCH.has(e.type)),
   );
   const [first] = ofItsKind.length === 1 ? (ofItsKind[0] ?? []) : [];
-  return first ? innermost(first) : issue;
+  if (first) return innermost(first);
+  // No variant takes a value of this kind (text where a number or null is asked): its kind is
+  // what is wrong, whatever the union's own message says.
+  return ofItsKind.length === 0 ? { ...issue, kindRefused: true } : issue;
+}
+
+const E = ValueErrorType;
+/** Each schema rule TypeBox reports, as the rule code clients say in words, and its bound. */
+const RULES: Partial<
+  Record<number, [FieldRule, (s: NonNullable<ValueIssue["schema"]>) => unknown]>
+> = {
+  [E.ObjectRequiredProperty]: ["required", () => undefined],
+  [E.StringFormat]: ["format", (s) => s.format],
+  [E.StringFormatUnknown]: ["format", (s) => s.format],
+  [E.StringPattern]: ["pattern", () => undefined],
+  [E.StringMinLength]: ["minLength", (s) => s.minLength],
+  [E.StringMaxLength]: ["maxLength", (s) => s.maxLength],
+  [E.NumberMinimum]: ["minimum", (s) => s.minimum],
+  [E.IntegerMinimum]: ["minimum", (s) => s.minimum],
+  [E.NumberExclusiveMinimum]: ["minimum", () => undefined],
+  [E.IntegerExclusiveMinimum]: ["minimum", () => undefined],
+  [E.NumberMaximum]: ["maximum", (s) => s.maximum],
+  [E.IntegerMaximum]: ["maximum", (s) => s.maximum],
+  [E.NumberExclusiveMaximum]: ["maximum", () => undefined],
+  [E.IntegerExclusiveMaximum]: ["maximum", () => undefined],
+  [E.ArrayMinItems]: ["minItems", (s) => s.minItems],
+  [E.ArrayMaxItems]: ["maxItems", (s) => s.maxItems],
+  [E.ArrayUniqueItems]: ["uniqueItems", () => undefined],
+  [E.ObjectAdditionalProperties]: ["unknownField", () => undefined],
+  [E.Literal]: ["enum", () => undefined],
+};
+
+const KIND_FORMATS: ReadonlySet<string> = new Set(["integer", "numeric", "boolean"]);
+
+/** The rule an issue broke (`type` for a value of another kind), and its bound where it has one. */
+function ruleOf(issue: ValueIssue): { rule: FieldRule; limit?: number | string } {
+  if (allowedValues(issue.schema) || listedValues(issue.schema)) return { rule: "enum" };
+  if (issue.kindRefused) return { rule: "type" };
+  const entry = issue.type === undefined ? undefined : RULES[issue.type];
+  if (!entry) {
+    const kind = issue.type !== undefined && KIND_MISMATCH.has(issue.type);
+    // A missing field is reported as a value of the wrong kind (undefined is not a string).
+    if (kind && issue.value === undefined) return { rule: "required" };
+    return { rule: kind ? "type" : "invalid" };
+  }
+  const limit = issue.schema ? entry[1](issue.schema) : undefined;
+  // Elysia reads numbers and booleans from query strings as strings of these formats: a value
+  // failing one is a value of the wrong kind, not a badly written string.
+  if (entry[0] === "format" && typeof limit === "string" && KIND_FORMATS.has(limit)) {
+    return { rule: "type" };
+  }
+  return typeof limit === "number" || typeof limit === "string"
+    ? { rule: entry[0], limit }
+    : { rule: entry[0] };
 }
 
 /**
@@ -141,5 +209,6 @@ export function fieldProblems(
   return (error.all as ValueIssue[]).map(innermost).map((issue) => ({
     path: `${where}${issue.path ?? ""}` || "/",
     message: messageOf(issue),
+    ...ruleOf(issue),
   }));
 }

@@ -1,3 +1,4 @@
+import type { FieldProblem } from "@platform/contracts/problem";
 /** A JSON request for `app.handle`, the in-process way tests drive an app. */
 export function jsonRequest(path: string, body: unknown, init: RequestInit = {}): Request {
   const headers = new Headers(init.headers);
@@ -28,6 +29,6 @@ export async function problemOf(response: Response) {
     detail: string;
     code: string;
     requestId: string;
-    errors?: { path: string; message: string }[];
+    errors?: FieldProblem[];
   };
 }

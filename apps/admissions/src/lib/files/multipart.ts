@@ -91,7 +91,7 @@ export async function receiveUpload(
   limits: UploadLimits,
 ): Promise<ReceivedUpload> {
   assertMultipartHeaders(request, limits);
-  if (!request.body) throw invalidField("/body/file", "is required");
+  if (!request.body) throw invalidField("/body/file", "is required", "required");
   const reader = request.body.getReader();
   const fields: Record<string, string> = {};
   let failure: unknown = null;
@@ -129,7 +129,7 @@ export async function receiveUpload(
   const tooMany = () => fail(invalidField("/body", "has too many parts"));
   parser.on("partsLimit", tooMany).on("filesLimit", tooMany).on("fieldsLimit", tooMany);
   parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
-    if (valueTruncated) fail(invalidField(`/body/${name}`, "is too long"));
+    if (valueTruncated) fail(invalidField(`/body/${name}`, "is too long", "maxLength"));
     else fields[name] = value;
   });
   parser.on("file", (name, stream, filename) => {

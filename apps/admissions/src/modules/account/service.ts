@@ -242,7 +242,7 @@ export async function requestEmailChange(
   const newEmail = normalizeEmail(body.newEmail);
   await confirmPassword(deps, user.email, body.password, clientIp);
   if (newEmail === user.email) {
-    throw invalidField("/body/newEmail", "is already the account's email address");
+    throw invalidField("/body/newEmail", "is already the account's email address", "duplicate");
   }
   await assertEmailQuota(deps, user.id);
   const nowMs = deps.now();

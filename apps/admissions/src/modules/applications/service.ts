@@ -78,7 +78,7 @@ export async function createApplication(
   const at = isoAt(nowMs);
   return deps.db.transaction(async (tx) => {
     const target = await findIntakeWithProgram(tx, body.intakeId, nowMs);
-    if (!target) throw invalidField("/body/intakeId", "does not name an intake");
+    if (!target) throw invalidField("/body/intakeId", "does not name an intake", "notFound");
     assertIntakeOpen(target.program, target.intake, nowMs);
     const row = {
       id: newId(),

@@ -21,6 +21,17 @@ export const DOCUMENT_TYPES = [
 export const DocumentType = enumOf(DOCUMENT_TYPES);
 export type DocumentType = typeof DocumentType.static;
 
+/**
+ * What an applicant uploads to prove an offer's condition met (a certificate, final grades):
+ * stored with the application's documents, never a type a program requires.
+ */
+export const EVIDENCE_TYPE = "condition_evidence";
+export const STORED_DOCUMENT_TYPES = [...DOCUMENT_TYPES, EVIDENCE_TYPE] as const;
+export const StoredDocumentType = enumOf(STORED_DOCUMENT_TYPES, {
+  description: "A type the program asks for, or condition_evidence: proof for an offer's condition",
+});
+export type StoredDocumentType = typeof StoredDocumentType.static;
+
 export const Money = t.Object({
   amount: int({
     minimum: 0,
@@ -150,7 +161,19 @@ export const ProgramListQuery = t.Object({
 });
 export type ProgramListQuery = typeof ProgramListQuery.static;
 
-export const ProgramPage = Paginated(Program, "A page of programs");
+/** A program as the list shows it: what a card needs to say when to apply by. */
+export const ProgramListItem = t.Composite([
+  Program,
+  t.Object({
+    nextDeadline: t.Nullable(Timestamp, {
+      description:
+        "The soonest deadline of an intake accepting applications now; null when none is open",
+    }),
+  }),
+]);
+export type ProgramListItem = typeof ProgramListItem.static;
+
+export const ProgramPage = Paginated(ProgramListItem, "A page of programs");
 
 // An intake's waitlist and decision deadline (staff).
 

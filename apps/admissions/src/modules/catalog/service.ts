@@ -42,6 +42,7 @@ import type {
   Program,
   ProgramCreate,
   ProgramDetail,
+  ProgramListItem,
   ProgramListQuery,
   ProgramUpdate,
 } from "./model.ts";
@@ -77,7 +78,7 @@ export async function listPrograms(
   page: Page,
   viewer: User | null,
   requestUrl: string,
-): Promise<PageOf<Program>> {
+): Promise<PageOf<ProgramListItem>> {
   const staff = viewer !== null && isStaff(viewer.role);
   const { limit: _l, offset: _o, ...rest } = query;
   const filters: ListFilters = {
@@ -349,7 +350,7 @@ export function setDecisionsDue(
   const at = isoAt(nowMs);
   const due = body.decisionsDueAt === null ? null : Date.parse(body.decisionsDueAt);
   if (due !== null && !(due > nowMs)) {
-    throw invalidField("/body/decisionsDueAt", "must be in the future");
+    throw invalidField("/body/decisionsDueAt", "must be in the future", "future");
   }
   const dueAt = due === null ? null : isoAt(due);
   return deps.db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import { MEDIA_TYPES } from "../../lib/files/file-type.ts";
 import { PageQuery, Paginated } from "../../lib/pagination.ts";
 import { enumOf, Id, idParams, int, Timestamp } from "../../lib/schema.ts";
 import { multiLineText } from "../../lib/text.ts";
-import { DocumentType } from "../catalog/model.ts";
+import { DocumentType, StoredDocumentType } from "../catalog/model.ts";
 
 export const DOCUMENT_STATUSES = ["uploaded", "verified", "rejected"] as const;
 export const DocumentStatus = enumOf(DOCUMENT_STATUSES);
@@ -16,7 +16,7 @@ export type ChecklistStatus = typeof ChecklistStatus.static;
 export const Document = t.Object({
   id: Id,
   applicationId: Id,
-  type: DocumentType,
+  type: StoredDocumentType,
   status: DocumentStatus,
   fileName: t.String({
     description: "The uploaded file's name, sanitised; metadata only",

@@ -9,7 +9,7 @@ import { type Page, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import type { DocumentChecklist } from "../applications/service.ts";
 import { ownApplication, visibleApplication } from "../applications/service.ts";
-import type { DocumentType } from "../catalog/model.ts";
+import type { DocumentType, StoredDocumentType } from "../catalog/model.ts";
 import { recordEvent } from "../events/service.ts";
 import type { User } from "../users/model.ts";
 import { isBlindFor, recordAudit } from "../workflow/service.ts";
@@ -135,7 +135,7 @@ export async function reviewDocument(
 ): Promise<Document> {
   const note = body.note?.trim() || null;
   if (body.decision === "rejected" && !note) {
-    throw invalidField("/body/note", "is required when rejecting: say what to fix");
+    throw invalidField("/body/note", "is required when rejecting: say what to fix", "required");
   }
   const at = isoAt(deps.now());
   return deps.db.transaction(async (tx) => {
@@ -214,8 +214,8 @@ export async function uploadDocument(
     return own;
   });
   const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
-  if (!file) throw invalidField("/body/file", "is required");
-  let stored: { type: DocumentType; mediaType: Document["mediaType"] };
+  if (!file) throw invalidField("/body/file", "is required", "required");
+  let stored: { type: StoredDocumentType; mediaType: Document["mediaType"] };
   try {
     const type = documentTypeOf(fields.type, facts);
     const verdict = classify(file.head, file.tail, file.size);

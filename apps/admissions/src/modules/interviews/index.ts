@@ -18,6 +18,7 @@ import {
   SlotCreate,
 } from "./model.ts";
 import {
+  calendarFile,
   cancelInterview,
   confirmInterview,
   createSlot,
@@ -77,6 +78,41 @@ export const interviews = (deps: Deps) =>
           description:
             "`startsAt` in the future; exactly one of `location` and `meetingUrl` (422); the panel active staff accounts (422). 409 INTERVIEW_CLASH (with `clashes`) when a panel member is on another interview overlapping it.",
           security: writeSecurity,
+        },
+      },
+    )
+    .get(
+      "/:interviewId/calendar/",
+      async ({ actor, params }) =>
+        new Response(await calendarFile(deps, actor, params.interviewId), {
+          headers: {
+            "content-type": "text/calendar; charset=utf-8; method=PUBLISH",
+            "content-disposition": 'attachment; filename="interview.ics"',
+            "cache-control": "private, no-store",
+          },
+        }),
+      {
+        auth: true,
+        params: InterviewParams,
+        response: problems(
+          "NOT_FOUND",
+          "INTERVIEW_NOT_ALLOWED",
+          "INTERVIEW_CLOSED",
+          "CONFLICT_OF_INTEREST",
+        ),
+        detail: {
+          tags,
+          summary:
+            "The interview as a calendar file (.ics) to import (the invited applicant, staff)",
+          description:
+            "RFC 5545, METHOD:PUBLISH, the same UID and SEQUENCE as the invitation emails' attachment, so a calendar that holds one replaces it. 409 INTERVIEW_NOT_ALLOWED for a slot nobody is invited to, INTERVIEW_CLOSED once cancelled; 403 CONFLICT_OF_INTEREST for staff who declared one. A reviewer of a blind programme gets the event without its attendee (the applicant's name and address).",
+          security: readSecurity,
+          responses: {
+            200: {
+              description: "text/calendar, Content-Disposition: attachment",
+              content: { "text/calendar": { schema: { type: "string" as const } } },
+            },
+          },
         },
       },
     )

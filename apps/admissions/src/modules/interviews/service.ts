@@ -1,11 +1,17 @@
 import type { SQL } from "bun";
 import { toIso } from "../../db/dialect.ts";
 import { isoAt, newId } from "../../lib/ids.ts";
-import { problem } from "../../problems.ts";
+import { notFound, problem } from "../../problems.ts";
 import { isConflicted } from "../review/service.ts";
 import { isStaff, type User } from "../users/model.ts";
 import type { Application, TransitionEffects } from "../workflow/model.ts";
-import { loadApplication, loadVisible, moveApplication, recordAudit } from "../workflow/service.ts";
+import {
+  blinderFor,
+  loadApplication,
+  loadVisible,
+  moveApplication,
+  recordAudit,
+} from "../workflow/service.ts";
 import {
   type InterviewsDeps,
   loadInterview,
@@ -13,7 +19,7 @@ import {
   type UserOrigin,
 } from "./internal/deps.ts";
 import { cancelUpcoming } from "./internal/effects.ts";
-import { enqueueInterviewEmail } from "./internal/emails.ts";
+import { enqueueInterviewEmail, interviewCalendar } from "./internal/emails.ts";
 import { interviewEvent } from "./internal/events.ts";
 import {
   assertInvitable,
@@ -98,6 +104,35 @@ export const findClashes = (deps: InterviewsDeps, query: ClashQuery): Promise<Cl
     const panel = [...new Set(query.panel.split(","))];
     const exceptId = query.exceptId ?? null;
     return { clashes: await panelClashes(sql, panel, isoAt(start), isoAt(end), exceptId) };
+  });
+
+/**
+ * The interview as a calendar file to import (METHOD:PUBLISH), for the invited applicant (and
+ * staff): the same event as the emails' attachment. Not for a slot nobody is invited to, nor
+ * once cancelled (409 INTERVIEW_CLOSED: the CANCEL went out by email). Staff are held to what
+ * `getInterview` holds them to: a conflict of interest is refused, and a reviewer of a blind
+ * programme gets the event without its attendee (the applicant's name and address).
+ */
+export const calendarFile = (deps: InterviewsDeps, viewer: User, id: string) =>
+  deps.db.run(async (sql) => {
+    const row = await loadInterview(sql, id, viewer);
+    if (!row.application_id)
+      throw problem("INTERVIEW_NOT_ALLOWED", { detail: "Nobody is invited to this slot yet" });
+    if (row.status === "cancelled") {
+      throw problem("INTERVIEW_CLOSED", { detail: "This interview is cancelled" });
+    }
+    if (isStaff(viewer.role) && (await isConflicted(sql, row.application_id, viewer.id))) {
+      throw problem("CONFLICT_OF_INTEREST", {
+        detail: "You declared a conflict of interest with this application",
+      });
+    }
+    const application = await loadApplication(sql, row.application_id);
+    if (!application) throw notFound("Interview");
+    const shown = (await blinderFor(sql, viewer))(application);
+    const at = isoAt(deps.now());
+    return interviewCalendar(row, shown, parseMailbox(deps.mailFrom), at, "PUBLISH", {
+      attendee: shown === application,
+    });
   });
 
 /** Interviews by start time: staff's filter, or the applicant's own. */

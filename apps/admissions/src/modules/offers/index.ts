@@ -16,6 +16,7 @@ import {
   DeferralDecision,
   DeferralList,
   DeferralParams,
+  EvidenceBody,
   Reason,
   ReasonCreate,
   ReasonList,
@@ -27,6 +28,7 @@ import {
 } from "./model.ts";
 import {
   approveDeferral,
+  attachEvidence,
   createReason,
   decide,
   listAllDeferrals,
@@ -106,6 +108,27 @@ export const offers = (deps: Deps) =>
           description:
             "Each condition with its status, due date, evidence and when it was settled; `verifiedBy` is shown to staff only. Empty for an application that never had a conditional offer.",
           security: readSecurity,
+        },
+      },
+    )
+    .put(
+      `${application}/conditions/:conditionId/evidence/`,
+      ({ actor, params, body }) =>
+        attachEvidence(deps, actor, params.id, params.conditionId, body.documentId),
+      {
+        auth: ["applicant"],
+        params: ConditionParams,
+        ...jsonBody(EvidenceBody),
+        response: {
+          200: ConditionList,
+          ...problems("FORBIDDEN", "NOT_FOUND", "CONDITIONS_CLOSED", "CONDITION_SETTLED"),
+        },
+        detail: {
+          tags,
+          summary: "Name the evidence for one of your offer's conditions (the applicant)",
+          description:
+            "`documentId`: a document of this application (upload it first as type `condition_evidence`, or name one on file; else 422). Only while the condition is pending (409 CONDITION_SETTLED) and the offer stands (409 CONDITIONS_CLOSED). Again to replace it. The office then settles the condition.",
+          security: writeSecurity,
         },
       },
     )

@@ -87,6 +87,12 @@ export type ConditionUpdate = typeof ConditionUpdate.static;
 
 export const ConditionParams = idParams("id", "conditionId");
 
+export const EvidenceBody = t.Object(
+  { documentId: idInput({ description: "A document uploaded to this application" }) },
+  { examples: [{ documentId: "0198f2c4-…" }] },
+);
+export type EvidenceBody = typeof EvidenceBody.static;
+
 // Deferring an accepted place to a later intake.
 
 export const DEFERRAL_STATUSES = ["requested", "approved", "refused"] as const;

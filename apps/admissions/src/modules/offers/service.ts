@@ -1,4 +1,4 @@
-import type { Logger } from "@platform/server";
+import { invalidField, type Logger } from "@platform/server";
 import type { Db } from "../../db/client.ts";
 import { isoAt } from "../../lib/ids.ts";
 import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
@@ -6,12 +6,13 @@ import { notFound, problem } from "../../problems.ts";
 import { transition } from "../applications/service.ts";
 import { enqueueEmail } from "../outbox/service.ts";
 import { isStaff, type User } from "../users/model.ts";
-import type {
-  Application,
-  ApplicationStatus,
-  MoveDeps,
-  Origin,
-  TransitionEffects,
+import {
+  type Application,
+  type ApplicationStatus,
+  type MoveDeps,
+  type Origin,
+  SYSTEM_NOTES,
+  type TransitionEffects,
 } from "../workflow/model.ts";
 import {
   decisionOf,
@@ -149,7 +150,7 @@ export async function expireDueOffers(deps: OfferJobsDeps, limit = 100): Promise
       ORDER BY offer_respond_by, id LIMIT ${limit}`,
   )) as { id: string }[];
   const ids = due.map((row) => row.id);
-  const reason = "Not answered before the deadline";
+  const reason = SYSTEM_NOTES.offerNotAnswered;
   return moveEach(
     deps,
     ids,
@@ -164,7 +165,7 @@ export async function expireDueOffers(deps: OfferJobsDeps, limit = 100): Promise
 export async function settleOverdueConditions(deps: OfferJobsDeps, limit = 100): Promise<number> {
   const nowMs = deps.now();
   const ids = await overdue(deps.db, nowMs, limit);
-  const reason = "A condition was not met by its due date";
+  const reason = SYSTEM_NOTES.conditionOverdue;
   const skipped = "conditions not ended: the application moved meanwhile";
   return moveEach(deps, ids, "conditions_not_met", reason, nowMs, skipped);
 }
@@ -250,7 +251,7 @@ export function updateCondition(
     if (body.status === "not_met") {
       const request = {
         to: "conditions_not_met" as const,
-        reason: `Condition not met: ${condition.description}`,
+        reason: `${SYSTEM_NOTES.conditionNotMet}${condition.description}`,
         preconditions: [],
         via: "conditions" as const,
       };
@@ -259,6 +260,44 @@ export function updateCondition(
       await becomeUnconditional(tx, origin, application, nowMs);
     }
     return listOf(tx, applicationId, origin.actor);
+  });
+}
+
+/**
+ * The applicant names the evidence for one pending condition: a document of the same
+ * application (uploaded as `condition_evidence`, or one already on file). The office then
+ * settles the condition; evidence is taken only while it is pending and the offer stands.
+ */
+export function attachEvidence(
+  deps: OffersDeps,
+  applicant: User,
+  applicationId: string,
+  conditionId: string,
+  documentId: string,
+): Promise<ConditionList> {
+  return deps.db.transaction(async (tx) => {
+    const application = await loadVisible(tx, applicationId, applicant);
+    const condition = (await conditionsOf(tx, applicationId)).find((row) => row.id === conditionId);
+    if (!condition) throw notFound("Condition");
+    if (!OPEN.has(application.status) || (await conditionsMetAt(tx, applicationId))) {
+      throw problem("CONDITIONS_CLOSED", {
+        detail: `The offer's conditions are settled (the application is ${application.status})`,
+      });
+    }
+    if (condition.status !== "pending") {
+      throw problem("CONDITION_SETTLED", {
+        detail: `This condition is already ${condition.status}`,
+        extensions: { status: condition.status },
+      });
+    }
+    const [document] = await tx`SELECT id FROM documents
+      WHERE id = ${documentId} AND application_id = ${applicationId}`;
+    if (!document) {
+      throw invalidField("/body/documentId", "is not a document of this application", "notFound");
+    }
+    await tx`UPDATE offer_conditions SET evidence_document_id = ${documentId}
+      WHERE id = ${conditionId}`;
+    return listOf(tx, applicationId, applicant);
   });
 }
 

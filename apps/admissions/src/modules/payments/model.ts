@@ -118,6 +118,21 @@ export const Receipt = t.Object({
 });
 export type Receipt = typeof Receipt.static;
 
+/** The institution's account for bank transfers (`ADMISSIONS_BANK_*`). */
+export const BankAccount = t.Object({
+  accountName: t.String({
+    description: "Who the transfer is to",
+    examples: ["University of Example"],
+  }),
+  iban: t.String({
+    description: "IBAN, in groups of four",
+    examples: ["GB33 BUKB 2020 1555 5555 55"],
+  }),
+  bic: t.Nullable(t.String({ description: "BIC (SWIFT code)", examples: ["BUKBGB22"] })),
+  bankName: t.Nullable(t.String({ examples: ["Barclays"] })),
+});
+export type BankAccount = typeof BankAccount.static;
+
 export const FeeSummary = t.Object({
   applicationId: Id,
   fee: Money,
@@ -132,6 +147,13 @@ export const FeeSummary = t.Object({
     }),
   ),
   pendingPaymentId: t.Nullable(Id),
+  methods: t.Array(ProviderName, {
+    description: "How this deployment takes the fee: manual always, stripe when it is configured",
+  }),
+  bankAccount: t.Nullable(BankAccount, {
+    description:
+      "Where a bank transfer goes, quoting the payment's reference; null when the deployment has not configured it",
+  }),
 });
 export type FeeSummary = typeof FeeSummary.static;
 

@@ -301,7 +301,7 @@ export async function refundPayment(
 /** The fee's standing as the submission guard sees it, with the waiver if there is one. */
 export const getFee = (deps: PaymentsDeps, viewer: User, applicationId: string) =>
   deps.db.transaction(
-    (sql): Promise<FeeSummary> => feeSummary(sql, viewer, applicationId, isoAt(deps.now())),
+    (sql): Promise<FeeSummary> => feeSummary(sql, deps, viewer, applicationId, isoAt(deps.now())),
   );
 
 /** Staff waive the fee, with a reason; not once it is paid, nor while a payment is pending. */

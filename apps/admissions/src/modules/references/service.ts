@@ -194,7 +194,12 @@ export async function openLink(deps: ReferencesDeps, token: string): Promise<Ref
 export async function submitText(deps: ReferencesDeps, body: LinkText): Promise<void> {
   const text = body.text.trim();
   if (text.length < REFERENCE_TEXT_MIN) {
-    throw invalidField("/body/text", `must be at least ${REFERENCE_TEXT_MIN} characters`);
+    throw invalidField(
+      "/body/text",
+      `must be at least ${REFERENCE_TEXT_MIN} characters`,
+      "minLength",
+      REFERENCE_TEXT_MIN,
+    );
   }
   await record(deps, body.token, { kind: "text", text });
 }
@@ -206,11 +211,11 @@ export async function submitText(deps: ReferencesDeps, body: LinkText): Promise<
  */
 export async function submitFile(deps: ReferencesDeps, request: Request): Promise<void> {
   const { fields, file } = await receiveUpload(request, deps.storage, deps.limits);
-  if (!file) throw invalidField("/body/file", "is required");
+  if (!file) throw invalidField("/body/file", "is required", "required");
   const token = fields.token ?? "";
   let received: Received;
   try {
-    if (!token) throw invalidField("/body/token", "is required");
+    if (!token) throw invalidField("/body/token", "is required", "required");
     await deps.db.run((sql) => liveRequest(sql, token, deps.now()));
     assertPdf(file);
     await file.writer.commit(file.sha256);

@@ -6,7 +6,7 @@ import { type Page, type PageOf, toPage } from "../../lib/pagination.ts";
 import { notFound, problem } from "../../problems.ts";
 import type { Refusal } from "../staff/model.ts";
 import type { User } from "../users/model.ts";
-import type { MoveDeps, Origin } from "../workflow/model.ts";
+import { type MoveDeps, type Origin, SYSTEM_NOTES } from "../workflow/model.ts";
 import {
   blinderFor,
   loadVisible,
@@ -194,7 +194,7 @@ async function assignOne(
   if (application.status === "submitted") {
     const request = {
       to: "under_review" as const,
-      reason: "Reviewer assigned",
+      reason: SYSTEM_NOTES.reviewerAssigned,
       preconditions: [],
       via: "assignment" as const,
     };

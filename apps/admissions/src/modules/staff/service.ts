@@ -155,7 +155,11 @@ export function setPool(deps: StaffDeps, origin: Origin, programId: string, body
     for (const [index, id] of body.reviewerIds.entries()) {
       const [user] = await tx`SELECT role, active FROM users WHERE id = ${id}`;
       if (!user || user.role === "applicant" || !toBool(user.active)) {
-        throw invalidField(`/body/reviewerIds/${index}`, "is not an active staff account");
+        throw invalidField(
+          `/body/reviewerIds/${index}`,
+          "is not an active staff account",
+          "notFound",
+        );
       }
     }
     const current = (await poolOf(tx, programId)).map((member) => member.reviewer.id);

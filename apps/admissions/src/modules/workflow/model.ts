@@ -30,6 +30,18 @@ export const STATUSES = [
 export const ApplicationStatus = enumOf(STATUSES);
 export type ApplicationStatus = typeof ApplicationStatus.static;
 
+/**
+ * The notes the platform itself writes on moves (the history's `reason`), fixed English: a
+ * client that shows the history in another language recognises them and says them its way.
+ * `conditionNotMet` is followed by the condition's own text.
+ */
+export const SYSTEM_NOTES = {
+  reviewerAssigned: "Reviewer assigned",
+  offerNotAnswered: "Not answered before the deadline",
+  conditionOverdue: "A condition was not met by its due date",
+  conditionNotMet: "Condition not met: ",
+} as const;
+
 /** Who made a move: an account's role, or the system (offer expiry). */
 export const ActorRole = enumOf([...ROLES, "system"], {
   description: "system: the platform itself, e.g. an offer that expired unanswered",

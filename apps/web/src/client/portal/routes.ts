@@ -13,6 +13,18 @@ export const APPLICANT_ROUTES = {
   register: "/portal/register",
   applications: "/portal/applications/",
   application: "/portal/applications/:id",
+  // A draft's sections, each a page of its own (one thing per page), then check and send.
+  sectionDetails: "/portal/applications/:id/details",
+  sectionQualifications: "/portal/applications/:id/qualifications",
+  sectionStatement: "/portal/applications/:id/statement",
+  sectionDocuments: "/portal/applications/:id/documents",
+  sectionReferees: "/portal/applications/:id/referees",
+  sectionFee: "/portal/applications/:id/fee",
+  checkAnswers: "/portal/applications/:id/check",
+  submitted: "/portal/applications/:id/submitted",
+  // After submission: the place's own decisions.
+  withdraw: "/portal/applications/:id/withdraw",
+  deferral: "/portal/applications/:id/deferral",
   receipt: "/portal/receipts/:id",
   account: "/portal/account",
   profile: "/account/profile",
@@ -42,3 +54,13 @@ export const TOKEN_PAGES: readonly PortalPageName[] = [
 
 /** The `:id` of the current address (the last non-empty path segment). */
 export const pathId = () => location.pathname.split("/").filter(Boolean).at(-1) ?? "";
+
+/** The application's id on its page and its sections' (`/portal/applications/<id>/…`). */
+export const applicationIdOf = () => {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return parts[parts.indexOf("applications") + 1] ?? "";
+};
+
+/** An application's page, or one of its sections'. */
+export const applicationPath = (id: string, section = "") =>
+  `/portal/applications/${id}${section ? `/${section}` : ""}`;

@@ -1,4 +1,6 @@
 import type { Bundle } from "../../build/bundle.ts";
+import type { Branding } from "../branding/model.ts";
+import { brandStyle, DEFAULT_BRANDING } from "../branding/service.ts";
 import { escapeHtml } from "./escape.ts";
 import { PAGES, type Page, type PageName } from "./model.ts";
 import { renderWorkloads } from "./workloads.ts";
@@ -10,6 +12,8 @@ export type RenderOptions = {
   liveReload: boolean;
   /** This response's style nonce (see security.ts), handed to the scripts in a meta tag. */
   styleNonce?: string;
+  /** Whose site this is: the title's suffix; on the portal's pages, the header and footer too. */
+  branding?: Branding;
 };
 
 function nav(current: string | undefined): string {
@@ -18,6 +22,19 @@ function nav(current: string | undefined): string {
     return `<li><a href="${page.path}"${here}>${escapeHtml(page.name)}</a></li>`;
   });
   return `<nav aria-label="Site"><ul>${items.join("")}</ul></nav>`;
+}
+
+/** The institution's logo and name, one link home (its words say where it goes). */
+function institutionHeader(brand: Branding, homeLabel: string): string {
+  const logo = brand.logo ? `<img class="brand-logo" src="${brand.logo.url}" alt="">` : "";
+  return `<div class="brand-bar"><a class="brand" href="/portal/" aria-label="${escapeHtml(`${brand.name}: ${homeLabel}`)}">${logo}<span>${escapeHtml(brand.name)}</span></a></div>`;
+}
+
+function institutionFooter(brand: Branding, contactLabel: string): string {
+  const contact = brand.contact
+    ? ` · ${escapeHtml(contactLabel)} <a href="mailto:${escapeHtml(brand.contact)}">${escapeHtml(brand.contact)}</a>`
+    : "";
+  return `<footer class="site-footer"><p>${escapeHtml(brand.name)}${contact}</p></footer>`;
 }
 
 /**
@@ -32,9 +49,16 @@ export function renderDocument(
     /** The page's language (`<html lang>`) and its skip link's words; English by default. */
     lang?: string;
     skipLabel?: string;
+    /**
+     * The institution's own header (logo and name, linking to the portal) and footer (its
+     * address) in place of the site's navigation: the portal's pages are the institution's.
+     */
+    institution?: { homeLabel: string; contactLabel: string };
   },
   body: string,
 ): string {
+  const brand = opts.branding ?? DEFAULT_BRANDING;
+  const own = page.institution;
   const scripts = [
     page.script ? opts.bundle.scripts[page.script] : undefined,
     opts.liveReload ? opts.bundle.scripts["live-reload"] : undefined,
@@ -47,22 +71,25 @@ export function renderDocument(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.name)} · Platform</title>
+<title>${escapeHtml(page.name)} · ${escapeHtml(brand.name)}</title>
 <meta name="description" content="${escapeHtml(page.description)}">
-<link rel="icon" href="data:,">
+<link rel="icon" href="${brand.logo ? brand.logo.url : "data:,"}">
 ${opts.styleNonce ? `<meta name="style-nonce" content="${escapeHtml(opts.styleNonce)}">` : ""}
 ${page.worker ? `<meta name="worker-${page.worker}" content="${opts.bundle.workers[page.worker]}">` : ""}
 <link rel="stylesheet" href="${opts.bundle.styles}">
+${own && opts.styleNonce ? `<style nonce="${escapeHtml(opts.styleNonce)}">${brandStyle(brand)}</style>` : ""}
+${own ? `<meta name="institution-name" content="${escapeHtml(brand.name)}">\n<meta name="institution-contact" content="${escapeHtml(brand.contact ?? "")}">` : ""}
 ${scripts}
 </head>
 <body>
 <a class="skip-link" href="#main">${escapeHtml(page.skipLabel ?? "Skip to content")}</a>
-<header class="site-header">${nav(page.path)}</header>
+<header class="site-header">${own ? institutionHeader(brand, own.homeLabel) : nav(page.path)}</header>
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(page.heading)}</h1>
 <p class="lead">${escapeHtml(page.description)}</p>
 ${body}
 </main>
+${own ? institutionFooter(brand, own.contactLabel) : ""}
 </body>
 </html>`;
 }

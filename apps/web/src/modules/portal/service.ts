@@ -29,6 +29,7 @@ export function renderPortalPage(
       script: "portal",
       lang,
       skipLabel: text("page.skip"),
+      institution: { homeLabel: text("page.home"), contactLabel: text("page.contact") },
     },
     `<div id="app" data-page="${escapeHtml(page)}"></div><noscript><p>${escapeHtml(text("page.noscript"))}</p></noscript>`,
   );

@@ -18,7 +18,8 @@ export async function listIntakes(db: Db, programId: string, nowMs: number): Pro
 export function checkedWindow(opensAt: string, deadline: string) {
   const opens = Date.parse(opensAt);
   const closes = Date.parse(deadline);
-  if (!(opens < closes)) throw invalidField("/body/deadline", "must be later than opensAt");
+  if (!(opens < closes))
+    throw invalidField("/body/deadline", "must be later than opensAt", "later");
   return { opens_at: isoAt(opens), deadline: isoAt(closes) };
 }
 

@@ -1,10 +1,10 @@
 import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
-import { toInt } from "../../../db/dialect.ts";
+import { toInt, toIsoOrNull } from "../../../db/dialect.ts";
 import type { Page } from "../../../lib/pagination.ts";
 import { containsPattern } from "../../../lib/search.ts";
 import { problem } from "../../../problems.ts";
-import type { Program, ProgramListQuery, ProgramUpdate } from "../model.ts";
+import type { Program, ProgramListItem, ProgramListQuery, ProgramUpdate } from "../model.ts";
 import { type ProgramRow, toProgram } from "./queries.ts";
 
 /* Programs as rows: the list's filters and orderings, one program, the columns an edit writes. */
@@ -46,9 +46,16 @@ export async function selectPrograms(db: Db, f: ListFilters) {
     const where = conditions.reduce((all, next) => sql`${all} AND ${next}`);
     const orderBy = ORDER_BY[f.ordering ?? "name"](sql);
     const [total] = await sql`SELECT count(*) AS total FROM programs p WHERE ${where}`;
-    const rows: ProgramRow[] = await sql`SELECT p.* FROM programs p WHERE ${where}
+    const rows: (ProgramRow & { next_deadline: unknown })[] = await sql`SELECT p.*,
+        (SELECT min(i.deadline) FROM intakes i WHERE i.program_id = p.id
+          AND i.opens_at <= ${f.nowIso} AND i.deadline > ${f.nowIso}) AS next_deadline
+      FROM programs p WHERE ${where}
       ORDER BY ${orderBy} LIMIT ${f.limit} OFFSET ${f.offset}`;
-    return { count: toInt(total?.total), programs: rows.map(toProgram) };
+    const programs: ProgramListItem[] = rows.map((row) => ({
+      ...toProgram(row),
+      nextDeadline: toIsoOrNull(row.next_deadline),
+    }));
+    return { count: toInt(total?.total), programs };
   });
 }
 

@@ -1,14 +1,14 @@
 import type { SQL } from "bun";
 import { toInt, toIso, toIsoOrNull } from "../../../db/dialect.ts";
 import type { MediaType } from "../../../lib/files/file-type.ts";
-import type { DocumentType } from "../../catalog/model.ts";
+import type { DocumentType, StoredDocumentType } from "../../catalog/model.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import type { Checklist, ChecklistStatus, Document, DocumentStatus } from "../model.ts";
 
 export type DocumentRow = {
   id: string;
   application_id: string;
-  type: DocumentType;
+  type: StoredDocumentType;
   status: DocumentStatus;
   file_name: string;
   media_type: MediaType;

@@ -6,7 +6,7 @@ import type { ReceivedFile } from "../../../lib/files/multipart.ts";
 import { isoAt, newId } from "../../../lib/ids.ts";
 import { problem } from "../../../problems.ts";
 import { type ApplicationFacts, isClosed, ownApplication } from "../../applications/service.ts";
-import { DOCUMENT_TYPES, type DocumentType } from "../../catalog/model.ts";
+import { DOCUMENT_TYPES, EVIDENCE_TYPE, type StoredDocumentType } from "../../catalog/model.ts";
 import { recordEvent } from "../../events/service.ts";
 import type { User } from "../../users/model.ts";
 import type { Document } from "../model.ts";
@@ -27,12 +27,28 @@ export async function assertAcceptsUploads(sql: SQL, facts: ApplicationFacts, de
   }
 }
 
-export function documentTypeOf(value: string | undefined, facts: ApplicationFacts): DocumentType {
-  if (value === undefined || value === "") throw invalidField("/body/type", "is required");
+/** Evidence for an offer's conditions is taken while the offer stands (offers' OPEN statuses). */
+const TAKES_EVIDENCE: ReadonlySet<string> = new Set(["conditionally_offered", "accepted"]);
+
+export function documentTypeOf(
+  value: string | undefined,
+  facts: ApplicationFacts,
+): StoredDocumentType {
+  if (value === undefined || value === "") {
+    throw invalidField("/body/type", "is required", "required");
+  }
+  if (value === EVIDENCE_TYPE) {
+    if (TAKES_EVIDENCE.has(facts.status)) return EVIDENCE_TYPE;
+    throw invalidField(
+      "/body/type",
+      "takes evidence only while a conditional offer stands",
+      "notAllowed",
+    );
+  }
   const type = DOCUMENT_TYPES.find((known) => known === value);
   if (!type || !facts.requiredDocuments.includes(type)) {
     const asked = facts.requiredDocuments.join(", ") || "none";
-    throw invalidField("/body/type", `must be a type the program asks for (${asked})`);
+    throw invalidField("/body/type", `must be a type the program asks for (${asked})`, "enum");
   }
   return type;
 }
@@ -53,7 +69,7 @@ export async function insertDocument(
   actor: User,
   applicationId: string,
   file: ReceivedFile,
-  stored: { type: DocumentType; mediaType: Document["mediaType"] },
+  stored: { type: StoredDocumentType; mediaType: Document["mediaType"] },
 ): Promise<Document> {
   const at = isoAt(deps.now());
   return deps.db.transaction(async (tx) => {

@@ -2,7 +2,7 @@ import type { SQL } from "bun";
 import { toIso } from "../../../db/dialect.ts";
 import { enqueueEmail } from "../../outbox/service.ts";
 import type { Application } from "../../workflow/model.ts";
-import { calendarOf } from "./ics.ts";
+import { type CalendarEvent, calendarOf } from "./ics.ts";
 import type { InterviewRow } from "./queries.ts";
 
 export type InterviewEmailKind = "invited" | "rescheduled" | "cancelled";
@@ -36,6 +36,38 @@ const CLOSING: Record<InterviewEmailKind, string> = {
 };
 
 /**
+ * The interview as one calendar event: the same UID and SEQUENCE in the emails and in the file
+ * the portal downloads, so a calendar holding either replaces it with the other.
+ */
+export function interviewCalendar(
+  row: InterviewRow,
+  application: Application,
+  organizer: { name: string; email: string },
+  at: string,
+  method: CalendarEvent["method"],
+  /** Without the attendee: the file a blind reviewer downloads names nobody. */
+  { attendee = true }: { attendee?: boolean } = {},
+): string {
+  const what = `${application.program.name} (${application.intake.term})`;
+  return calendarOf({
+    method,
+    uid: `${row.id}@admissions`,
+    sequence: Number(row.sequence),
+    stamp: at,
+    start: toIso(row.starts_at),
+    end: toIso(row.ends_at),
+    summary: `Interview: ${application.program.name}`,
+    description: `Admissions interview for ${what}. Application reference: ${application.id}`,
+    location: row.meeting_url ?? row.location ?? "",
+    url: row.meeting_url,
+    organizer,
+    attendee: attendee
+      ? { name: application.applicant.fullName, email: application.applicant.email }
+      : undefined,
+  });
+}
+
+/**
  * The applicant's email about their interview, with the .ics in the outbox beside it, in the
  * caller's transaction. Times are given in UTC in the text; the calendar shows them in the
  * reader's own time zone.
@@ -59,20 +91,7 @@ export async function enqueueInterviewEmail(
     cancelled: `Interview cancelled: ${application.program.name}`,
   }[kind];
   const method = kind === "cancelled" ? "CANCEL" : "REQUEST";
-  const calendar = calendarOf({
-    method,
-    uid: `${row.id}@admissions`,
-    sequence: Number(row.sequence),
-    stamp: at,
-    start: toIso(row.starts_at),
-    end: toIso(row.ends_at),
-    summary: `Interview: ${application.program.name}`,
-    description: `Admissions interview for ${what}. Application reference: ${application.id}`,
-    location: row.meeting_url ?? row.location ?? "",
-    url: row.meeting_url,
-    organizer,
-    attendee: { name: application.applicant.fullName, email: application.applicant.email },
-  });
+  const calendar = interviewCalendar(row, application, organizer, at, method);
   await enqueueEmail(
     tx,
     {

@@ -7,7 +7,8 @@
  */
 
 export type CalendarEvent = {
-  method: "REQUEST" | "CANCEL";
+  /** REQUEST and CANCEL travel in emails (iTIP); PUBLISH is a file downloaded to import. */
+  method: "REQUEST" | "CANCEL" | "PUBLISH";
   uid: string;
   sequence: number;
   /** When this version was written. */
@@ -19,7 +20,8 @@ export type CalendarEvent = {
   location: string;
   url: string | null;
   organizer: { name: string; email: string };
-  attendee: { name: string; email: string };
+  /** Absent from the file a blind reviewer downloads. */
+  attendee?: { name: string; email: string };
 };
 
 /** TEXT values: backslash, semicolon and comma escaped, line breaks as `\n` (§3.3.11). */
@@ -86,7 +88,11 @@ export function calendarOf(event: CalendarEvent): string {
     ...(event.url ? [`URL:${event.url}`] : []),
     `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
     `ORGANIZER;CN=${paramValue(event.organizer.name)}:mailto:${event.organizer.email}`,
-    `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:${event.attendee.email}`,
+    ...(event.attendee
+      ? [
+          `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:${event.attendee.email}`,
+        ]
+      : []),
     "END:VEVENT",
     "END:VCALENDAR",
   ];

@@ -55,6 +55,8 @@ export async function scorableBy(
     throw invalidField(
       "/body/score",
       `must be within the rubric's scale ${rubric.scale.min}–${rubric.scale.max}`,
+      body.score < rubric.scale.min ? "minimum" : "maximum",
+      body.score < rubric.scale.min ? rubric.scale.min : rubric.scale.max,
     );
   }
   return application;

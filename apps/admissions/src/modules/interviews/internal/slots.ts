@@ -14,17 +14,18 @@ export function whereOf(
 ) {
   const location = body.location?.trim() || null;
   const meetingUrl = body.meetingUrl ?? null;
-  if (location && meetingUrl) throw invalidField("/body", "give location or meetingUrl, not both");
+  if (location && meetingUrl)
+    throw invalidField("/body", "give location or meetingUrl, not both", "notAllowed");
   if (!location && !meetingUrl) {
     if (fallback) return fallback;
-    throw invalidField("/body", "give location (in person) or meetingUrl (online)");
+    throw invalidField("/body", "give location (in person) or meetingUrl (online)", "required");
   }
   return { location, meetingUrl };
 }
 
 export function timesOf(startsAt: string, minutes: number, nowMs: number) {
   const start = Date.parse(startsAt);
-  if (!(start > nowMs)) throw invalidField("/body/startsAt", "must be in the future");
+  if (!(start > nowMs)) throw invalidField("/body/startsAt", "must be in the future", "future");
   return { startsAt: isoAt(start), endsAt: isoAt(start + minutes * 60_000) };
 }
 
@@ -57,7 +58,8 @@ export async function assertPanel(tx: SQL, panel: string[]) {
     AND role IN ('reviewer', 'admin') AND active = ${true}`) as { id: string }[];
   const found = new Set(staff.map((row) => row.id));
   const index = panel.findIndex((id) => !found.has(id));
-  if (index >= 0) throw invalidField(`/body/panel/${index}`, "is not an active staff account");
+  if (index >= 0)
+    throw invalidField(`/body/panel/${index}`, "is not an active staff account", "notFound");
 }
 
 export const showInterview = async (tx: SQL, row: InterviewRow, viewer: User) =>

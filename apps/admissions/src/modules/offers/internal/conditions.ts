@@ -87,6 +87,7 @@ export function dueDates(move: Move, settings: ConditionSettings) {
       throw invalidField(
         `/body/conditions/${index}/dueAt`,
         "must be in the future, within two years",
+        "future",
       );
     }
     return { ...condition, dueAt: isoAt(due) };
@@ -123,7 +124,11 @@ export async function settleCondition(
     const [document] = await tx`SELECT id FROM documents
       WHERE id = ${body.evidenceDocumentId} AND application_id = ${applicationId}`;
     if (!document) {
-      throw invalidField("/body/evidenceDocumentId", "is not a document of this application");
+      throw invalidField(
+        "/body/evidenceDocumentId",
+        "is not a document of this application",
+        "notFound",
+      );
     }
   }
   const settled = body.status !== "pending";

@@ -15,13 +15,17 @@ export type DecisionSettings = { defaultResponseMs: number };
 function assertFieldsApply(move: Move): void {
   const { decision, to } = move;
   if (decision.respondBy !== undefined && !OFFERS.has(to)) {
-    throw invalidField("/body/respondBy", "applies to offers and conditional offers only");
+    throw invalidField(
+      "/body/respondBy",
+      "applies to offers and conditional offers only",
+      "notAllowed",
+    );
   }
   if (decision.conditions !== undefined && to !== "conditionally_offered") {
-    throw invalidField("/body/conditions", "applies to conditional offers only");
+    throw invalidField("/body/conditions", "applies to conditional offers only", "notAllowed");
   }
   if (decision.waitlistPosition !== undefined && to !== "waitlisted") {
-    throw invalidField("/body/waitlistPosition", "applies to the waitlist only");
+    throw invalidField("/body/waitlistPosition", "applies to the waitlist only", "notAllowed");
   }
 }
 
@@ -49,10 +53,10 @@ function offerColumns(move: Move, settings: DecisionSettings) {
       ? Date.parse(decision.respondBy)
       : nowMs + settings.defaultResponseMs;
   if (!(respondBy > nowMs) || respondBy > nowMs + MAX_RESPONSE_MS) {
-    throw invalidField("/body/respondBy", "must be in the future, within a year");
+    throw invalidField("/body/respondBy", "must be in the future, within a year", "future");
   }
   if (move.to === "conditionally_offered" && !decision.conditions?.length) {
-    throw invalidField("/body/conditions", "a conditional offer lists its conditions");
+    throw invalidField("/body/conditions", "a conditional offer lists its conditions", "required");
   }
   const conditions = normalizeConditions(decision.conditions).map((c) => c.description);
   return {

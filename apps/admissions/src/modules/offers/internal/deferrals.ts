@@ -176,7 +176,7 @@ export async function laterIntake(
     target.program.id === application.program.id &&
     Date.parse(target.intake.deadline) > Date.parse(application.intake.deadline);
   if (!target || !later) {
-    throw invalidField("/body/toIntakeId", "must be a later intake of the same program");
+    throw invalidField("/body/toIntakeId", "must be a later intake of the same program", "later");
   }
   const [clash] = await tx`SELECT id FROM applications
     WHERE applicant_id = ${application.applicant.id} AND intake_id = ${target.intake.id}`;

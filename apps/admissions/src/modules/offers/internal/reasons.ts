@@ -80,11 +80,15 @@ export async function assertReasonCode(move: Move): Promise<void> {
   if (move.reasonCode === null) return;
   const kind = REASON_KIND_OF[move.to];
   if (!kind) {
-    throw invalidField("/body/reasonCode", "applies to rejections, withdrawals and declines only");
+    throw invalidField(
+      "/body/reasonCode",
+      "applies to rejections, withdrawals and declines only",
+      "notAllowed",
+    );
   }
   const [row] = await move.tx`SELECT active FROM reasons
     WHERE kind = ${kind} AND code = ${move.reasonCode}`;
   if (!row || !toBool(row.active)) {
-    throw invalidField("/body/reasonCode", `is not an active ${kind} reason`);
+    throw invalidField("/body/reasonCode", `is not an active ${kind} reason`, "enum");
   }
 }

@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../problems.ts";
 import { isStaff, type User } from "../../users/model.ts";
-import type { Payment, ProviderName } from "../model.ts";
+import type { BankAccount, Payment, ProviderName } from "../model.ts";
 import type { PaymentProvider } from "./providers.ts";
 import { findPayment, type PaymentRow, refundsOf, toPayment } from "./queries.ts";
 
@@ -19,6 +19,8 @@ export type PaymentsDeps = {
   /** How long a Stripe Checkout Session stays open (Stripe allows 30 minutes to 24 hours). */
   checkoutTtlMs: number;
   manualInstructions: string;
+  /** The account transfers go to; null when not configured. */
+  bankAccount: BankAccount | null;
 };
 
 export const present = async (sql: SQL, deps: PaymentsDeps, rows: PaymentRow[]) => {

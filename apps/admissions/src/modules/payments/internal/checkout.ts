@@ -16,7 +16,8 @@ import { applySessionState } from "./sessions.ts";
 
 export function providerOf(deps: PaymentsDeps, name: ProviderName): PaymentProvider {
   const provider = deps.providers[name];
-  if (!provider) throw invalidField("/body/provider", `${name} payments are not enabled here`);
+  if (!provider)
+    throw invalidField("/body/provider", `${name} payments are not enabled here`, "notAllowed");
   return provider;
 }
 

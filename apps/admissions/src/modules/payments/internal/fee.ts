@@ -3,6 +3,8 @@ import { toIso } from "../../../db/dialect.ts";
 import { visibleApplication } from "../../applications/service.ts";
 import { isStaff, type User } from "../../users/model.ts";
 import type { FeeSummary } from "../model.ts";
+import { PROVIDERS } from "../model.ts";
+import type { PaymentsDeps } from "./access.ts";
 import { expireOverdueManual, feeStatusOf, pendingPayment } from "./ledger.ts";
 
 /**
@@ -11,6 +13,7 @@ import { expireOverdueManual, feeStatusOf, pendingPayment } from "./ledger.ts";
  */
 export async function feeSummary(
   sql: SQL,
+  deps: Pick<PaymentsDeps, "providers" | "bankAccount">,
   viewer: User,
   applicationId: string,
   at: string,
@@ -31,5 +34,7 @@ export async function feeSummary(
         }
       : null,
     pendingPaymentId: pending?.id ?? null,
+    methods: PROVIDERS.filter((name) => deps.providers[name] !== undefined),
+    bankAccount: deps.bankAccount,
   };
 }

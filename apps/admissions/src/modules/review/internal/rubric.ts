@@ -40,15 +40,17 @@ export function assertScores(rubric: Rubric, scores: Record<string, number>): vo
   const keys = new Set(rubric.criteria.map((c) => c.key));
   for (const key of Object.keys(scores)) {
     if (!keys.has(key))
-      throw invalidField(`/body/scores/${key}`, "is not a criterion of the rubric");
+      throw invalidField(`/body/scores/${key}`, "is not a criterion of the rubric", "unknownField");
   }
   for (const { key } of rubric.criteria) {
     const score = scores[key];
-    if (score === undefined) throw invalidField(`/body/scores/${key}`, "is required");
+    if (score === undefined) throw invalidField(`/body/scores/${key}`, "is required", "required");
     if (score < rubric.scale.min || score > rubric.scale.max) {
       throw invalidField(
         `/body/scores/${key}`,
         `must be between ${rubric.scale.min} and ${rubric.scale.max}`,
+        score < rubric.scale.min ? "minimum" : "maximum",
+        score < rubric.scale.min ? rubric.scale.min : rubric.scale.max,
       );
     }
   }
@@ -56,10 +58,12 @@ export function assertScores(rubric: Rubric, scores: Record<string, number>): vo
 
 /** A rubric as an admin sends it: a scale that is one, criteria keys used once (422). */
 export function assertRubricBody(body: RubricBody): void {
-  if (body.scale.min >= body.scale.max) throw invalidField("/body/scale/max", "must exceed min");
+  if (body.scale.min >= body.scale.max)
+    throw invalidField("/body/scale/max", "must exceed min", "later");
   const keys = body.criteria.map((c) => c.key);
   const duplicate = keys.findIndex((key, index) => keys.indexOf(key) !== index);
-  if (duplicate >= 0) throw invalidField(`/body/criteria/${duplicate}/key`, "is used twice");
+  if (duplicate >= 0)
+    throw invalidField(`/body/criteria/${duplicate}/key`, "is used twice", "duplicate");
 }
 
 export async function findRubric(sql: SQL, programId: string): Promise<Rubric | null> {

@@ -1,17 +1,20 @@
-import { call, rememberCsrf } from "./client.ts";
+import { API, call, rememberCsrf } from "./client.ts";
 import type {
   Accepted,
   Application,
   ApplicationUpdate,
   Checklist,
+  ConditionList,
+  Deferral,
   Document,
   EmailVerification,
   FeeSummary,
+  Interview,
   LoginResult,
   PageOf,
   Payment,
-  Program,
   ProgramDetail,
+  ProgramListItem,
   Receipt,
   RefereeCreate,
   RefereeInvitation,
@@ -30,6 +33,13 @@ const q = (params: Record<string, string | number | undefined>) => {
   }
   const text = search.toString();
   return text ? `?${text}` : "";
+};
+
+/** Downloads the browser fetches itself (GET, the session cookie): the signed PDFs, the .ics. */
+export const files = {
+  offerLetter: (applicationId: string) => `${API}/signed-documents/offer-letters/${applicationId}/`,
+  receipt: (paymentId: string) => `${API}/signed-documents/receipts/${paymentId}/`,
+  calendar: (interviewId: string) => `${API}/interviews/${interviewId}/calendar/`,
 };
 
 /** One typed function per admissions route the applicant pages use. */
@@ -73,7 +83,7 @@ export const admissions = {
   endOtherSessions: () => call<{ ended: number }>("DELETE", "/sessions/"),
 
   programs: (search: string, level: string, offset: number) =>
-    call<PageOf<Program>>(
+    call<PageOf<ProgramListItem>>(
       "GET",
       `/catalog/programs/${q({ search, level, offset, limit: 12, ordering: "name" })}`,
     ),
@@ -90,6 +100,10 @@ export const admissions = {
       headers: { "if-match": `"${version}"` },
     }),
   submit: (id: string) => call<Application>("POST", `/applications/${id}/submit/`),
+  withdraw: (id: string, reason: string) =>
+    call<Application>("POST", `/applications/${id}/withdraw/`, {
+      body: reason.trim() ? { reason } : {},
+    }),
   accept: (id: string) => call<Application>("POST", `/applications/${id}/accept/`),
   decline: (id: string) => call<Application>("POST", `/applications/${id}/decline/`),
   history: (id: string) =>
@@ -97,6 +111,8 @@ export const admissions = {
   documents: (id: string) =>
     call<PageOf<Document>>("GET", `/applications/${id}/documents/?limit=100`),
   checklist: (id: string) => call<Checklist>("GET", `/applications/${id}/documents/checklist/`),
+  removeDocument: (id: string, documentId: string) =>
+    call<null>("DELETE", `/applications/${id}/documents/${documentId}/`),
   fee: (id: string) => call<FeeSummary>("GET", `/applications/${id}/fee/`),
   payments: (id: string) => call<PageOf<Payment>>("GET", `/applications/${id}/payments/?limit=100`),
   pay: (id: string, provider: "manual" | "stripe", idempotencyKey: string) =>
@@ -107,6 +123,25 @@ export const admissions = {
   payment: (id: string) => call<Payment>("GET", `/payments/${id}/`),
   refreshPayment: (id: string) => call<Payment>("POST", `/payments/${id}/refresh/`),
   receipt: (id: string) => call<Receipt>("GET", `/payments/${id}/receipt/`),
+
+  /** The applicant's own interviews (without panel or scores). */
+  interviews: (applicationId: string) =>
+    call<{ results: Interview[] }>("GET", `/interviews/${q({ applicationId })}`),
+  confirmInterview: (id: string) => call<Interview>("POST", `/interviews/${id}/confirm/`),
+  askForAnotherTime: (id: string, note: string) =>
+    call<Interview>("POST", `/interviews/${id}/reschedule-request/`, {
+      body: note.trim() ? { note } : {},
+    }),
+  conditions: (id: string) => call<ConditionList>("GET", `/applications/${id}/conditions/`),
+  nameEvidence: (id: string, conditionId: string, documentId: string) =>
+    call<ConditionList>("PUT", `/applications/${id}/conditions/${conditionId}/evidence/`, {
+      body: { documentId },
+    }),
+  deferrals: (id: string) => call<{ results: Deferral[] }>("GET", `/applications/${id}/deferrals/`),
+  requestDeferral: (id: string, toIntakeId: string, reason: string) =>
+    call<Deferral>("POST", `/applications/${id}/deferrals/`, {
+      body: reason.trim() ? { toIntakeId, reason } : { toIntakeId },
+    }),
 
   /** The applicant's referees: statuses only, never what a referee wrote. */
   referees: (applicationId: string) =>

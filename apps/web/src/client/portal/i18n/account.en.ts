@@ -30,7 +30,6 @@ export const accountEn = {
   "profile.region": "Region",
   "profile.postcode": "Postcode",
   "profile.country": "Country",
-  "profile.badFormat": "This is not in the form asked for (see above).",
   "profile.save": "Save my profile",
   "profile.saved": "Your profile is saved. We emailed you a note of the change.",
   "profile.conflict":

@@ -32,7 +32,6 @@ export const accountFr: Record<keyof typeof accountEn, string> = {
   "profile.region": "Région",
   "profile.postcode": "Code postal",
   "profile.country": "Pays",
-  "profile.badFormat": "Ce n’est pas au format demandé (voir ci-dessus).",
   "profile.save": "Enregistrer mon profil",
   "profile.saved":
     "Votre profil est enregistré. Nous vous avons envoyé un e-mail signalant la modification.",

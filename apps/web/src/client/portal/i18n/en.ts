@@ -4,6 +4,9 @@
  * by translate(). Keys with a dot-suffix from the API (`status.draft`) cover every value it sends.
  */
 import { accountEn } from "./account.en.ts";
+import { afterEn } from "./after.en.ts";
+import { journeyEn } from "./journey.en.ts";
+import { problemsEn } from "./problems.en.ts";
 import { refereesEn, referenceEn } from "./reference.en.ts";
 import { staffEn } from "./staff.en.ts";
 import { staffDecideEn } from "./staff-decide.en.ts";
@@ -21,10 +24,6 @@ export const en = {
   "page.login.description": "Sign in to your applicant account.",
   "page.register.title": "Create an account",
   "page.register.description": "One account for all your applications.",
-  "page.applications.title": "My applications",
-  "page.applications.description": "Every application you started, and where it stands.",
-  "page.application.title": "Your application",
-  "page.application.description": "Details, documents, fee, submission and decision.",
   "page.receipt.title": "Receipt",
   "page.receipt.description": "Proof of your payment.",
   "page.account.title": "Your account",
@@ -44,7 +43,7 @@ export const en = {
 
   "nav.label": "Portal",
   "nav.programs": "Programmes",
-  "nav.applications": "My applications",
+  "nav.applications": "Your applications",
   "nav.account": "Account",
   "nav.login": "Sign in",
   "nav.register": "Create an account",
@@ -104,9 +103,6 @@ export const en = {
   "program.intake": "{term}, apply by {deadline}.",
   "program.apply": "Apply for {term}",
 
-  "applications.none": "You have not started an application yet.",
-  "applications.updated": "Last changed {when}",
-
   "application.status": "Status:",
   "application.notFound": "This application does not exist or is not yours.",
   "application.personalStatement": "Personal statement",
@@ -119,18 +115,6 @@ export const en = {
     "This application was changed somewhere else (another tab or device) since you opened it. Your text is still here and has not been saved.",
   "application.conflictKeepMine": "Save my version over it",
   "application.conflictLoadTheirs": "Load the other version instead",
-  "application.timeline": "History",
-
-  "wizard.step": "Step {n}:",
-  "wizard.details": "Your details",
-  "wizard.documents": "Documents",
-  "wizard.fee": "Application fee",
-  "wizard.submit": "Submit",
-  "wizard.done": "done",
-  "wizard.todo": "to do",
-  "wizard.submitHint":
-    "Once submitted, your application can no longer be edited. You need a verified email address, every required document and the fee paid.",
-  "wizard.submitButton": "Submit my application",
 
   "documents.type": "Document type",
   "documents.file": "File (PDF, PNG or JPEG)",
@@ -145,10 +129,10 @@ export const en = {
   "document.language_certificate": "Language certificate",
   "document.portfolio": "Portfolio",
   "document.research_proposal": "Research proposal",
-  "documentStatus.missing": "missing",
-  "documentStatus.uploaded": "uploaded",
-  "documentStatus.verified": "verified",
-  "documentStatus.rejected": "rejected",
+  "documentStatus.missing": "to provide",
+  "documentStatus.uploaded": "waiting to be checked",
+  "documentStatus.verified": "accepted",
+  "documentStatus.rejected": "not accepted: replace it",
 
   "fee.paid": "The fee of {fee} is paid.",
   "fee.waived": "The fee of {fee} is waived.",
@@ -238,24 +222,9 @@ export const en = {
   "account.endSession": "End this sign-in",
   "account.endOthers": "End every other sign-in",
 
-  "problem.NETWORK_ERROR": "The server could not be reached. Check your connection and try again.",
-  "problem.INVALID_CREDENTIALS": "That email address and password do not match an account.",
-  "problem.LOGIN_THROTTLED": "Too many failed attempts. Wait a few minutes, then try again.",
-  "problem.RATE_LIMITED": "Too many requests. Wait a little, then try again.",
-  "problem.EMAIL_TAKEN": "An account already uses this email address.",
-  "problem.INVALID_ACCOUNT_TOKEN": "This link has expired or has already been used.",
-  "problem.EMAIL_NOT_VERIFIED": "Verify your email address first (see your account page).",
-  "problem.EMAIL_ALREADY_VERIFIED": "Your email address is already verified.",
-  "problem.PASSWORD_INCORRECT": "The current password is not right.",
-  "problem.REQUIRED_DOCUMENTS_MISSING": "Some required documents are missing (see step 2).",
-  "problem.APPLICATION_FEE_UNPAID": "The application fee is not paid yet (see step 3).",
-  "problem.APPLICATION_EXISTS": "You already have an application for this intake.",
-  "problem.APPLICATION_DEADLINE_PASSED": "The deadline for this intake has passed.",
-  "problem.PAYMENT_PENDING": "A payment is already waiting; finish or wait for it first.",
-  "problem.DOCUMENT_TYPE_NOT_ALLOWED": "Only PDF, PNG and JPEG files are accepted.",
-  "problem.OFFER_EXPIRED": "The time to answer this offer has passed.",
-  "problem.UNAUTHORIZED": "Your session has ended. Sign in again.",
-  "problem.VALIDATION_FAILED": "Some fields need correcting.",
+  ...problemsEn,
+  ...journeyEn,
+  ...afterEn,
   ...staffEn,
   ...officeEn,
   ...staffDecideEn,

@@ -1,5 +1,8 @@
 import { accountFr } from "./account.fr.ts";
+import { afterFr } from "./after.fr.ts";
 import type { MessageKey } from "./en.ts";
+import { journeyFr } from "./journey.fr.ts";
+import { problemsFr } from "./problems.fr.ts";
 import { refereesFr, referenceFr } from "./reference.fr.ts";
 import { staffFr } from "./staff.fr.ts";
 import { staffDecideFr } from "./staff-decide.fr.ts";
@@ -18,10 +21,6 @@ export const fr: Record<MessageKey, string> = {
   "page.login.description": "Connectez-vous à votre compte de candidat.",
   "page.register.title": "Créer un compte",
   "page.register.description": "Un seul compte pour toutes vos candidatures.",
-  "page.applications.title": "Mes candidatures",
-  "page.applications.description": "Toutes vos candidatures et leur état.",
-  "page.application.title": "Votre candidature",
-  "page.application.description": "Informations, documents, frais, dépôt et décision.",
   "page.receipt.title": "Reçu",
   "page.receipt.description": "La preuve de votre paiement.",
   "page.account.title": "Votre compte",
@@ -41,7 +40,7 @@ export const fr: Record<MessageKey, string> = {
 
   "nav.label": "Portail",
   "nav.programs": "Formations",
-  "nav.applications": "Mes candidatures",
+  "nav.applications": "Vos candidatures",
   "nav.account": "Compte",
   "nav.login": "Connexion",
   "nav.register": "Créer un compte",
@@ -102,9 +101,6 @@ export const fr: Record<MessageKey, string> = {
   "program.intake": "{term}, date limite le {deadline}.",
   "program.apply": "Candidater pour {term}",
 
-  "applications.none": "Vous n’avez encore commencé aucune candidature.",
-  "applications.updated": "Modifiée le {when}",
-
   "application.status": "État :",
   "application.notFound": "Cette candidature n’existe pas ou n’est pas la vôtre.",
   "application.personalStatement": "Lettre de motivation",
@@ -117,18 +113,6 @@ export const fr: Record<MessageKey, string> = {
     "Cette candidature a été modifiée ailleurs (autre onglet ou appareil) depuis son ouverture. Votre texte est toujours là mais n’est pas enregistré.",
   "application.conflictKeepMine": "Enregistrer ma version par-dessus",
   "application.conflictLoadTheirs": "Charger l’autre version",
-  "application.timeline": "Historique",
-
-  "wizard.step": "Étape {n} :",
-  "wizard.details": "Vos informations",
-  "wizard.documents": "Documents",
-  "wizard.fee": "Frais de dossier",
-  "wizard.submit": "Dépôt",
-  "wizard.done": "fait",
-  "wizard.todo": "à faire",
-  "wizard.submitHint":
-    "Une fois déposée, la candidature n’est plus modifiable. Il faut une adresse e-mail vérifiée, tous les documents requis et les frais payés.",
-  "wizard.submitButton": "Déposer ma candidature",
 
   "documents.type": "Type de document",
   "documents.file": "Fichier (PDF, PNG ou JPEG)",
@@ -143,10 +127,11 @@ export const fr: Record<MessageKey, string> = {
   "document.language_certificate": "Certificat de langue",
   "document.portfolio": "Portfolio",
   "document.research_proposal": "Projet de recherche",
-  "documentStatus.missing": "manquant",
-  "documentStatus.uploaded": "envoyé",
-  "documentStatus.verified": "vérifié",
-  "documentStatus.rejected": "refusé",
+  // Invariable: these follow the name of a document of either gender ("Pièce d’identité").
+  "documentStatus.missing": "à fournir",
+  "documentStatus.uploaded": "en cours de vérification",
+  "documentStatus.verified": "conforme",
+  "documentStatus.rejected": "non conforme : à remplacer",
 
   "fee.paid": "Les frais de {fee} sont payés.",
   "fee.waived": "Les frais de {fee} sont annulés.",
@@ -238,29 +223,9 @@ export const fr: Record<MessageKey, string> = {
   "account.endSession": "Fermer cette connexion",
   "account.endOthers": "Fermer toutes les autres connexions",
 
-  "problem.NETWORK_ERROR": "Le serveur est injoignable. Vérifiez votre connexion et réessayez.",
-  "problem.INVALID_CREDENTIALS":
-    "Cette adresse e-mail et ce mot de passe ne correspondent à aucun compte.",
-  "problem.LOGIN_THROTTLED":
-    "Trop de tentatives échouées. Patientez quelques minutes avant de réessayer.",
-  "problem.RATE_LIMITED": "Trop de demandes. Patientez un peu avant de réessayer.",
-  "problem.EMAIL_TAKEN": "Un compte utilise déjà cette adresse e-mail.",
-  "problem.INVALID_ACCOUNT_TOKEN": "Ce lien a expiré ou a déjà servi.",
-  "problem.EMAIL_NOT_VERIFIED":
-    "Vérifiez d’abord votre adresse e-mail (voir la page de votre compte).",
-  "problem.EMAIL_ALREADY_VERIFIED": "Votre adresse e-mail est déjà vérifiée.",
-  "problem.PASSWORD_INCORRECT": "Le mot de passe actuel est incorrect.",
-  "problem.REQUIRED_DOCUMENTS_MISSING": "Des documents requis manquent (voir l’étape 2).",
-  "problem.APPLICATION_FEE_UNPAID":
-    "Les frais de dossier ne sont pas encore payés (voir l’étape 3).",
-  "problem.APPLICATION_EXISTS": "Vous avez déjà une candidature pour cette session.",
-  "problem.APPLICATION_DEADLINE_PASSED": "La date limite de cette session est passée.",
-  "problem.PAYMENT_PENDING":
-    "Un paiement est déjà en attente ; terminez-le ou attendez-le d’abord.",
-  "problem.DOCUMENT_TYPE_NOT_ALLOWED": "Seuls les fichiers PDF, PNG et JPEG sont acceptés.",
-  "problem.OFFER_EXPIRED": "Le délai pour répondre à cette offre est passé.",
-  "problem.UNAUTHORIZED": "Votre session a pris fin. Connectez-vous à nouveau.",
-  "problem.VALIDATION_FAILED": "Certains champs sont à corriger.",
+  ...problemsFr,
+  ...journeyFr,
+  ...afterFr,
   ...staffFr,
   ...officeFr,
   ...staffDecideFr,

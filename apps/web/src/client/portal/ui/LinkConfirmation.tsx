@@ -27,7 +27,11 @@ export function LinkConfirmation({
   useEffect(() => {
     if (token) send(() => confirm(token));
   }, []);
-  const next = session.status === "signed-in" ? "/portal/account" : "/portal/login";
+  // Onwards to what the applicant came for (their applications), never to account settings.
+  const next =
+    session.status === "signed-in"
+      ? "/portal/applications/"
+      : `/portal/login?next=${encodeURIComponent("/portal/applications/")}`;
   return (
     <Layout session={session}>
       {!token && <p role="alert">{t("link.missing")}</p>}

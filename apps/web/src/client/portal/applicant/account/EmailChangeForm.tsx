@@ -16,7 +16,13 @@ export function EmailChangeForm() {
   };
   return (
     <form onSubmit={submit} class="form" noValidate>
-      {problem && <ProblemNotice problem={problem} testId="email-change-problem" />}
+      {problem && (
+        <ProblemNotice
+          problem={problem}
+          fields={[{ name: "newEmail", id: "new-email", label: t("field.newEmail") }]}
+          testId="email-change-problem"
+        />
+      )}
       {done && !problem && (
         <p role="status" data-testid="email-change-sent">
           {t("account.emailChangeSent")}

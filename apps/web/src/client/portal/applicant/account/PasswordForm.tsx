@@ -19,7 +19,13 @@ export function PasswordForm() {
   };
   return (
     <form onSubmit={submit} class="form" noValidate>
-      {problem && <ProblemNotice problem={problem} testId="password-problem" />}
+      {problem && (
+        <ProblemNotice
+          problem={problem}
+          fields={[{ name: "newPassword", id: "new-password", label: t("field.newPassword") }]}
+          testId="password-problem"
+        />
+      )}
       {done && !busy && !problem && (
         <p role="status" data-testid="password-changed">
           {t("account.passwordChanged")}

@@ -29,7 +29,16 @@ export function ErasureForm({ onDone }: { onDone: (request: DataRequest) => void
   return (
     <form onSubmit={submit} class="form" noValidate>
       <p>{t("data.erasureIntro")}</p>
-      {problem && <ProblemNotice problem={problem} testId="erasure-problem" />}
+      {problem && (
+        <ProblemNotice
+          problem={problem}
+          fields={[
+            { name: "password", id: "erasure-password", label: t("data.password") },
+            { name: "reason", id: "erasure-reason", label: t("data.reason") },
+          ]}
+          testId="erasure-problem"
+        />
+      )}
       <Field
         id="erasure-password"
         label={t("data.password")}

@@ -40,7 +40,7 @@ export default function PaymentReturnPage() {
           </p>
           <p>
             <a
-              href={`/portal/applications/${payment.applicationId}`}
+              href={`/portal/applications/${payment.applicationId}/fee`}
               data-testid="return-application"
             >
               {t("receipt.back")}

@@ -1,5 +1,6 @@
 import type { Problem } from "@platform/contracts/problem";
 import type { PersonalDetails, Profile } from "../../api/types.ts";
+import { fieldMessage } from "../../ui/problems.ts";
 
 /** The profile as the form holds it: every field a string, the address lines one per line. */
 export type ProfileForm = {
@@ -72,21 +73,14 @@ export const FIELD_PATHS: Record<keyof ProfileForm, string> = {
   country: "address/country",
 };
 
-/** The 422's messages for one field, joined (a field may break more than one rule). */
-export function errorFor(
-  problem: Problem | null,
-  field: keyof ProfileForm,
-  badFormat: () => string,
-): string | undefined {
+/** The 422's errors for one field in words, joined (a field may break more than one rule). */
+export function errorFor(problem: Problem | null, field: keyof ProfileForm): string | undefined {
   const path = FIELD_PATHS[field];
-  const messages = (problem?.errors ?? [])
+  const sentences = (problem?.errors ?? [])
     .filter((e) => {
       const p = e.path.replace(/^\/body/, "");
       return p === `/${path}` || p.startsWith(`/${path}/`);
     })
-    .map((e) => e.message);
-  if (!messages.length) return undefined;
-  // The schema's own words name a regular expression ("Expected string to match '^\\+…'"):
-  // the page says it in the visitor's language instead, and the field's hint shows the form.
-  return [...new Set(messages.map((m) => (m.startsWith("Expected") ? badFormat() : m)))].join(" ");
+    .map(fieldMessage);
+  return sentences.length > 0 ? [...new Set(sentences)].join(" ") : undefined;
 }

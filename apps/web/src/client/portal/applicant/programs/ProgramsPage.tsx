@@ -1,9 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { admissions } from "../../api/admissions.ts";
 import type { ApiError } from "../../api/client.ts";
-import type { PageOf, Program } from "../../api/types.ts";
+import type { PageOf, ProgramListItem } from "../../api/types.ts";
 import type { MessageKey } from "../../i18n/index.ts";
-import { formatMoney, t } from "../../i18n/use.ts";
+import { formatDay, formatMoney, t } from "../../i18n/use.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useSession } from "../../ui/session.ts";
@@ -19,7 +19,7 @@ export default function ProgramsPage() {
   const [level, setLevel] = useState("");
   const [offset, setOffset] = useState(0);
   const [query, setQuery] = useState({ search: "", level: "", offset: 0 });
-  const [page, setPage] = useState<PageOf<Program> | null>(null);
+  const [page, setPage] = useState<PageOf<ProgramListItem> | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   useEffect(() => {
     admissions.programs(query.search, query.level, query.offset).then((answer) => {
@@ -64,7 +64,7 @@ export default function ProgramsPage() {
           {t("programs.searchSubmit")}
         </button>
       </form>
-      {failure && <ProblemNotice problem={failure.problem} />}
+      {failure && <ProblemNotice problem={failure.problem} testId="programs-problem" />}
       {page && (
         <>
           <p role="status">{t("programs.count", { count: page.count })}</p>
@@ -79,6 +79,15 @@ export default function ProgramsPage() {
                   {program.department}
                 </p>
                 <p>{t("programs.fee", { fee: formatMoney(program.applicationFee) })}</p>
+                <p data-testid="program-deadline">
+                  {program.nextDeadline ? (
+                    <strong>
+                      {t("programs.applyBy", { date: formatDay(program.nextDeadline) })}
+                    </strong>
+                  ) : (
+                    t("programs.closed")
+                  )}
+                </p>
               </li>
             ))}
           </ul>

@@ -74,7 +74,12 @@ export default function ReferencePage() {
           </p>
           <p>{t("reference.private")}</p>
           <p>{t("reference.expires", { date: formatDay(invitation.expiresAt) })}</p>
-          {problem && <ProblemNotice problem={problem} />}
+          {problem && (
+            <ProblemNotice
+              problem={problem}
+              fields={[{ name: "text", id: "reference-text", label: t("reference.text") }]}
+            />
+          )}
           <fieldset>
             <label>
               <input

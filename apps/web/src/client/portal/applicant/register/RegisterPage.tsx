@@ -34,7 +34,17 @@ export default function RegisterPage() {
         </div>
       ) : (
         <form onSubmit={submit} class="form" noValidate>
-          {problem && <ProblemNotice problem={problem} testId="register-problem" />}
+          {problem && (
+            <ProblemNotice
+              problem={problem}
+              fields={[
+                { name: "fullName", id: "register-name", label: t("field.fullName") },
+                { name: "email", id: "register-email", label: t("field.email") },
+                { name: "password", id: "register-password", label: t("field.newPassword") },
+              ]}
+              testId="register-problem"
+            />
+          )}
           <Field
             id="register-name"
             label={t("field.fullName")}

@@ -30,7 +30,14 @@ export default function ResetPasswordPage() {
     <Layout session={session}>
       {done === null && problem?.code !== "INVALID_ACCOUNT_TOKEN" ? (
         <form onSubmit={submit} class="form" noValidate>
-          {problem && <ProblemNotice problem={problem} />}
+          {problem && (
+            <ProblemNotice
+              problem={problem}
+              fields={[
+                { name: "newPassword", id: "reset-password", label: t("field.newPassword") },
+              ]}
+            />
+          )}
           <NewPasswordField
             id="reset-password"
             testId="reset-password"

@@ -1,11 +1,14 @@
 import { useState } from "preact/hooks";
-import { admissions } from "../../api/admissions.ts";
-import type { Application } from "../../api/types.ts";
-import { formatDate, t } from "../../i18n/use.ts";
-import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
-import { useSend } from "../../ui/useForm.ts";
+import { admissions, files } from "../../../api/admissions.ts";
+import type { Application } from "../../../api/types.ts";
+import { formatDate, t } from "../../../i18n/use.ts";
+import { ProblemNotice } from "../../../ui/ProblemNotice.tsx";
+import { useSend } from "../../../ui/useForm.ts";
 
-/** An offer (or a conditional one) to answer before its deadline; declining asks once more. */
+/**
+ * An offer (or a conditional one) to answer before its deadline, its signed letter beside it;
+ * declining asks once more.
+ */
 export function OfferPanel({
   application,
   onAnswered,
@@ -35,7 +38,12 @@ export function OfferPanel({
           </ul>
         </>
       )}
-      {problem && <ProblemNotice problem={problem} />}
+      <p>
+        <a href={files.offerLetter(application.id)} download data-testid="offer-letter">
+          {t("offer.letter")}
+        </a>
+      </p>
+      {problem && <ProblemNotice problem={problem} testId="offer-problem" />}
       <p class="actions">
         <button
           type="button"

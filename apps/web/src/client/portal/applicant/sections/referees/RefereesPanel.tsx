@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
-import { admissions } from "../../api/admissions.ts";
-import type { ReferenceList } from "../../api/types.ts";
-import type { MessageKey } from "../../i18n/index.ts";
-import { t } from "../../i18n/use.ts";
-import { Field } from "../../ui/Field.tsx";
-import { fieldError, ProblemNotice, problemText } from "../../ui/ProblemNotice.tsx";
-import { inputValue, useSend } from "../../ui/useForm.ts";
+import { admissions } from "../../../api/admissions.ts";
+import type { ReferenceList } from "../../../api/types.ts";
+import type { MessageKey } from "../../../i18n/index.ts";
+import { t } from "../../../i18n/use.ts";
+import { Field } from "../../../ui/Field.tsx";
+import { fieldError, ProblemNotice, problemText } from "../../../ui/ProblemNotice.tsx";
+import { inputValue, useSend } from "../../../ui/useForm.ts";
 
 const EMPTY = { name: "", email: "", relationship: "" };
 
@@ -95,7 +95,21 @@ export function RefereesPanel({
       {editable && full && <p>{t("referees.full")}</p>}
       {editable && !full && (
         <form onSubmit={add} class="form" noValidate>
-          {adding.problem && <ProblemNotice problem={adding.problem} testId="referee-problem" />}
+          {adding.problem && (
+            <ProblemNotice
+              problem={adding.problem}
+              fields={[
+                { name: "name", id: "referee-name", label: t("referees.name") },
+                { name: "email", id: "referee-email", label: t("referees.email") },
+                {
+                  name: "relationship",
+                  id: "referee-relationship",
+                  label: t("referees.relationship"),
+                },
+              ]}
+              testId="referee-problem"
+            />
+          )}
           <Field
             id="referee-name"
             data-testid="referee-name"
