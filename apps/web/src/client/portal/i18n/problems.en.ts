@@ -104,6 +104,8 @@ export const problemsEn = {
   "problem.FEE_ALREADY_PAID": "The application fee is already paid.",
   "problem.FEE_WAIVED": "The application fee has been waived: there is nothing to pay.",
   "problem.PAYMENT_PENDING": "A payment is already waiting. Finish it, or wait for it to expire.",
+  "problem.PAYMENT_SHORT":
+    "Less than the fee arrived, so the payment was not confirmed. Nothing changed.",
   "problem.ILLEGAL_PAYMENT_TRANSITION": "This payment can no longer be changed.",
   "problem.REFUND_EXCEEDS_PAID": "That is more than is left to refund.",
   "problem.RECEIPT_NOT_AVAILABLE": "There is no receipt for this payment: it was not completed.",

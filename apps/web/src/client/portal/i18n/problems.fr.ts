@@ -98,6 +98,8 @@ export const problemsFr: Record<keyof typeof problemsEn, string> = {
   "problem.FEE_WAIVED": "Vous êtes dispensé·e des frais de dossier : il n’y a rien à payer.",
   "problem.PAYMENT_PENDING":
     "Un paiement est déjà en attente. Terminez-le, ou attendez qu’il expire.",
+  "problem.PAYMENT_SHORT":
+    "Le montant reçu est inférieur aux frais : le paiement n'a pas été confirmé. Rien n'a changé.",
   "problem.ILLEGAL_PAYMENT_TRANSITION": "Ce paiement ne peut plus être modifié.",
   "problem.REFUND_EXCEEDS_PAID": "C’est plus que ce qui reste à rembourser.",
   "problem.RECEIPT_NOT_AVAILABLE": "Ce paiement n’a pas de reçu : il n’a pas abouti.",
