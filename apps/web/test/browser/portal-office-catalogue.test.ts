@@ -36,6 +36,9 @@ describe.skipIf(!hasChromium)(
       await activate(page, 'a[href="/portal/staff/programmes"]');
       // A new database has no programme: the empty state, and the way to make one.
       await page.waitForSelector(byTestId("empty"));
+      expect(await page.textContent(byTestId("empty"))).toBe(
+        "No programmes yet: create the first one.",
+      );
       await check(page, "programmes-empty");
       await activate(page, byTestId("programme-new"));
       await page.waitForSelector(byTestId("programme-form"));
