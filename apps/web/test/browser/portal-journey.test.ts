@@ -26,8 +26,8 @@ writeFileSync(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><circle cx="20" cy="20" r="18" fill="#5a2d82"/></svg>',
 );
 
-/** Expected failures: the 422s and 415 the tests cause, conflicts, the signed-out pages' 401s. */
-const EXPECTED = /status of (400|401|404|409|412|415|422)/;
+/** Expected failures: the 422s, 413 and 415 the tests cause, conflicts, the signed-out pages' 401s. */
+const EXPECTED = /status of (400|401|404|409|412|413|415|422)/;
 
 /** Waits for the file chooser a Space opens (listened for before the Space: see portal.test.ts). */
 async function chooseFile(
@@ -158,7 +158,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("save-and-return"));
       await page.waitForURL(taskList);
 
-      // Documents: a file that is not a PDF, PNG or JPEG, refused in words; then a transcript,
+      // Documents: a file that is not a PDF, PNG or JPEG, and one too large, refused in words;
+      // then a transcript,
       // another that replaces it, and "remove".
       await activate(page, byTestId("task-documents"));
       await page.waitForSelector(byTestId("document-upload"));
@@ -172,6 +173,18 @@ describe.skipIf(!hasChromium)(
         "This file is not a PDF, PNG or JPEG. Save it in one of those formats and choose it again.",
       );
       await check(page, "section-documents-refused");
+      // A file over the 10 MB limit: said in words too, with what to do.
+      const large = Buffer.alloc(10 * 1024 * 1024 + 1024, 0x20);
+      large.write("%PDF-1.7\n");
+      await chooseFile(page, byTestId("document-upload"), {
+        name: "scan.pdf",
+        mimeType: "application/pdf",
+        buffer: large,
+      });
+      await page.waitForFunction(() =>
+        document.querySelector('[data-testid="upload-problem"]')?.textContent?.includes("10 MB"),
+      );
+      expect(await textOf(page, "upload-problem")).toContain("Choose a smaller file");
       await chooseFile(page, byTestId("document-upload"), {
         name: "first.pdf",
         mimeType: "application/pdf",
