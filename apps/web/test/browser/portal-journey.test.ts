@@ -378,5 +378,45 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await page.close();
     }, 240_000);
+
+    test("an offer declined, in French: a second press to be sure, then said in the timeline", async () => {
+      const { base, admin, mailbox, context } = ctx();
+      const sent = await sentApplication(base, admin, mailbox, "Journey Decline");
+      const id = sent.applicationId;
+      await admin.call("POST", `/applications/${id}/transitions/`, { to: "under_review" });
+      await admin.call("POST", `/applications/${id}/decision/`, { decision: "offer" });
+      await context.clearCookies();
+      const page = await open();
+      await page.goto(`${base}/portal/login`);
+      await page.waitForSelector(byTestId("login-email"));
+      await typeSignIn(page, sent.email, sent.password);
+      await page.waitForURL(`${base}/portal/applications/`);
+      await activate(page, byTestId("language-fr"));
+      await page.waitForFunction(() => document.documentElement.lang === "fr");
+      await page.goto(`${base}/portal/applications/${id}`);
+      await page.waitForSelector(byTestId("decline-offer"));
+      // The first press only asks again; nothing is sent yet.
+      await activate(page, byTestId("decline-offer"));
+      await page.waitForSelector(byTestId("decline-offer-confirm"));
+      expect(await textOf(page, "decline-offer-confirm")).toBe("Oui, la refuser définitivement");
+      const still = await admin.call<{ status: string }>("GET", `/applications/${id}/`);
+      expect(still.status).toBe("offered");
+      await check(page, "offer-decline-confirm-fr");
+      await activate(page, byTestId("decline-offer-confirm"));
+      await page.waitForSelector('[data-testid="application-status"][data-status="declined"]');
+      expect(await textOf(page, "application-status")).toBe("Offre refusée");
+      expect(await textOf(page, "next-step")).toBe("Pas d’autre étape : vous avez refusé l’offre.");
+      await page.waitForFunction(() =>
+        document
+          .querySelector('[data-testid="timeline"]')
+          ?.textContent?.includes("Vous avez refusé l’offre."),
+      );
+      expect(await page.$(byTestId("withdraw-link"))).toBeNull();
+      await check(page, "offer-declined-fr");
+      await activate(page, byTestId("language-en"));
+      await page.waitForFunction(() => document.documentElement.lang === "en");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 240_000);
   },
 );
