@@ -211,6 +211,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("promote"));
       await page.waitForSelector(byTestId("promoted"));
       await page.waitForSelector('[data-testid="seats"][data-available="9"]');
+      // The list and the seats are read again apart: the seats can come back first.
+      await page.waitForSelector(byTestId("waitlist-item"), { state: "detached" });
       expect(await page.locator(byTestId("waitlist-item")).count()).toBe(0);
       const after = await admin.call<{ status: string }>("GET", `/applications/${applicationId}/`);
       expect(after.status).toBe("offered");
