@@ -17,7 +17,15 @@ export const BANK_ACCOUNT = {
   ADMISSIONS_BANK_BIC: "BUKBGB22",
 };
 
-export const ADMIN = { email: "head@portal-test.example", password: "a-long-admin-password" };
+/**
+ * The office's head. A person's name, not "Administrator" (create-admin's default): that is also
+ * the English word for the role, which the French pages' check would take for a missed string.
+ */
+export const ADMIN = {
+  email: "head@portal-test.example",
+  password: "a-long-admin-password",
+  fullName: "Grace Hopper",
+};
 
 export async function admissionsBackend(smtpUrl?: string) {
   const dir = mkdtempSync(join(tmpdir(), "portal-admissions-"));
@@ -59,7 +67,18 @@ export async function admissionsBackend(smtpUrl?: string) {
   });
   const createAdmin = (base: string) => {
     const made = Bun.spawnSync(
-      ["bun", "run", "create-admin", "--", "--email", ADMIN.email, "--password", ADMIN.password],
+      [
+        "bun",
+        "run",
+        "create-admin",
+        "--",
+        "--email",
+        ADMIN.email,
+        "--password",
+        ADMIN.password,
+        "--name",
+        ADMIN.fullName,
+      ],
       { cwd: ADMISSIONS_DIR, env: { ...process.env, ...env(base) } },
     );
     if (made.exitCode !== 0) throw new Error(`create-admin: ${made.stderr.toString()}`);

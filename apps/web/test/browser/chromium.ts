@@ -53,7 +53,8 @@ export async function launch(): Promise<{ context: BrowserContext; close: () => 
 export type ErrorWatch = {
   /**
    * The failed statuses the page is expected to meet (`/status of 404/`): Chromium logs every
-   * non-2xx fetch as a console error, and any other console error is recorded.
+   * non-2xx fetch as a console error, and any other console error is recorded. It is held
+   * against the message and the resource's address after it, so it can name one resource.
    */
   expected?: RegExp;
   /** Script errors that are not the page's (Chromium's own PDF viewer). */
@@ -69,8 +70,8 @@ export function watchForErrors(page: Page, watch: ErrorWatch = {}): string[] {
     if (!watch.notOurs?.(error)) errors.push(`pageerror: ${error.stack ?? error.message}`);
   });
   page.on("console", (message) => {
-    if (message.type() === "error" && !watch.expected?.test(message.text()))
-      errors.push(`console: ${message.text()} ${message.location().url}`);
+    const said = `${message.text()} ${message.location().url}`;
+    if (message.type() === "error" && !watch.expected?.test(said)) errors.push(`console: ${said}`);
   });
   return errors;
 }

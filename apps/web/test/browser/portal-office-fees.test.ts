@@ -21,10 +21,11 @@ import { portalHarness } from "./portal-harness.ts";
 if (!hasChromium) console.warn(`portal office fees browser tests ${NO_CHROMIUM}`);
 
 /**
- * Expected: the sign-in page's CSRF probe (401), and the reviews a reviewer may no longer read
- * once they have declared a conflict (403, said on the page in the API's words).
+ * Expected: the sign-in page's CSRF probe (401), and what a reviewer may no longer read once
+ * they have declared a conflict: the reviews (403, said on the page in the API's words) and the
+ * references (404: the API does not say an application exists to who may not read it).
  */
-const EXPECTED = /status of (401|403)/;
+const EXPECTED = /status of (401|403)|status of 404 .*\/api\/v1\/references\/\?applicationId=/;
 
 type Reviews = {
   assignments: { reviewer: { id: string } }[];

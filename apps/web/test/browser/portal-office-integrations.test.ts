@@ -8,6 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import * as OTPAuth from "otpauth";
+import { ADMIN } from "./admissions.ts";
 import { hasChromium, NO_CHROMIUM } from "./chromium.ts";
 import { activate, byTestId, tabTo } from "./keyboard.ts";
 import {
@@ -120,7 +121,7 @@ describe.skipIf(!hasChromium)(
       const log = (await page.textContent(byTestId("audit-log"))) ?? "";
       // Whose application, and a sentence that names its own subject without saying it twice.
       expect(log).toContain("Kurt Rights's application");
-      expect(log).toContain("Erasure of Kurt Rights rejected, by Administrator.");
+      expect(log).toContain("Erasure of Kurt Rights rejected, by Grace Hopper.");
       expect(log).not.toContain("Kurt Rights: Erasure of Kurt Rights");
       expect(log).not.toMatch(/data\.erasure_rejected|payment\.confirmed/);
       await activate(page, byTestId("audit-verify"));
@@ -128,7 +129,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "audit-verified");
       // Only what the administrator did: Kurt's own request is no longer listed.
       await tabTo(page, "#audit-actor");
-      await page.keyboard.type("Administrator");
+      await page.keyboard.type(ADMIN.fullName);
       await activate(page, byTestId("audit-filter"));
       await page.waitForFunction(
         () =>
@@ -138,7 +139,7 @@ describe.skipIf(!hasChromium)(
         rows.map((r) => r.textContent ?? ""),
       );
       expect(mine.length).toBeGreaterThan(0);
-      expect(mine.every((text) => text.includes("by Administrator"))).toBe(true);
+      expect(mine.every((text) => text.includes(`by ${ADMIN.fullName}`))).toBe(true);
       await check(page, "audit-filtered");
       expect(errors).toEqual([]);
       await page.close();

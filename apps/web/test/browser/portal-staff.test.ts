@@ -155,7 +155,7 @@ describe.skipIf(!hasChromium)(
       // In words: whose application, the move between two statuses, by whom; never the code.
       const log = await page.textContent(byTestId("audit-log"));
       expect(log).toContain("Alan Applicant's application");
-      expect(log).toContain("Under review → Offer made, by Administrator");
+      expect(log).toContain("Under review → Offer made, by Grace Hopper");
       expect(log).not.toContain("application.transition");
       await check(page, "audit");
       await activate(page, 'a[href="/portal/staff/outbox"]');

@@ -347,6 +347,9 @@ describe.skipIf(!hasChromium)(
         await page.waitForSelector(byTestId("login-email"));
         await typeSignIn(page, email, password);
         await page.waitForURL(`${base}/portal/applications/`);
+        // Loaded, so that clearing the cookies next does not send a page still asking who is
+        // signed in to the sign-in page, across the next navigation.
+        await page.waitForSelector(byTestId("dashboard"));
       }
       // Signed in, the page offers a link onwards instead: it goes to the same safe place.
       await page.goto(`${base}/portal/login?next=${encodeURIComponent("/\\evil.example/")}`);
