@@ -47,7 +47,9 @@ export async function applicantWithData(ctx: TestContext, intakeId: string, name
   const draft = await createDraft(ctx, applicant, intakeId, {
     personalStatement: `Statement of ${name}`,
   });
-  const bytes = pdf(700 + Math.floor(Math.random() * 300));
+  // Bytes of this applicant's own: two of one size would share a SHA-256, and the export tests
+  // look for another applicant's file by it.
+  const bytes = pdf(900, crypto.randomUUID());
   const document = await uploaded(ctx, applicant, draft.id, "transcript", {
     bytes,
     filename: `${name} transcript.pdf`,

@@ -32,11 +32,15 @@ export const JPEG = concat(
   Uint8Array.of(0xff, 0xd9),
 );
 
-/** A PDF of about `size` bytes: header, body, cross-reference trailer, %%EOF. */
-export function pdf(size = 600): Uint8Array {
+/**
+ * A PDF of about `size` bytes: header, body, cross-reference trailer, %%EOF; a `mark` (in a
+ * comment) makes its bytes its own.
+ */
+export function pdf(size = 600, mark = ""): Uint8Array {
   const head = "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n";
   const tail = "\ntrailer << /Root 1 0 R >>\nstartxref\n0\n%%EOF\n";
-  return concat(head, "%".padEnd(Math.max(1, size - head.length - tail.length), "x"), tail);
+  const filler = `%${mark}`.padEnd(Math.max(1, size - head.length - tail.length), "x");
+  return concat(head, filler, tail);
 }
 
 export const sha256 = (bytes: Uint8Array) =>
