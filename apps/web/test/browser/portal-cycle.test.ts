@@ -258,6 +258,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("save-review"));
       await page.waitForSelector(byTestId("review-saved"));
       expect(await textOf(page, "review-saved")).toContain("4.25");
+      // The reviewers' list on the same page follows: reviewed, no longer awaited.
+      await page.waitForSelector(`${byTestId("assignee")}:has-text("reviewed.")`);
       await check(page, "reviewed");
 
       // 5. The admin reads the score in the summary, opens an interview slot two minutes
