@@ -268,7 +268,9 @@ describe.skipIf(!hasChromium)(
       await staffTurn(context, page, base, ADMIN);
       await page.goto(`${base}${application(applicationId)}`);
       await page.waitForSelector(byTestId("reviews-total"));
-      expect(await textOf(page, "reviews-total")).toContain("Weighted total: 4.25");
+      expect(await textOf(page, "reviews-total")).toBe(
+        "Weighted total: 4.25 (the mean of the reviews; reviews: 1).",
+      );
       const me = await admin.call<{ id: string }>("GET", "/auth/me/");
       await activate(page, 'a[href="/portal/staff/interviews"]');
       await page.waitForURL(`${base}/portal/staff/interviews`);

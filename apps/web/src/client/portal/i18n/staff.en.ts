@@ -37,7 +37,7 @@ export const staffEn = {
 
   "staff.reviews.title": "Reviews",
   "staff.reviews.none": "No reviews yet.",
-  "staff.reviews.total": "Weighted total: {total} (mean of {count} reviews).",
+  "staff.reviews.total": "Weighted total: {total} (the mean of the reviews; reviews: {count}).",
   "staff.reviews.assigned": "Assigned to: {names}.",
   "staff.reviews.weighted": "weighted {total}",
   "staff.reviews.excluded": "excluded (conflict of interest)",

@@ -39,7 +39,8 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
 
   "staff.reviews.title": "Évaluations",
   "staff.reviews.none": "Aucune évaluation pour l'instant.",
-  "staff.reviews.total": "Total pondéré : {total} (moyenne de {count} évaluations).",
+  "staff.reviews.total":
+    "Total pondéré : {total} (moyenne des évaluations ; évaluations : {count}).",
   "staff.reviews.assigned": "Attribuée à : {names}.",
   "staff.reviews.weighted": "pondéré {total}",
   "staff.reviews.excluded": "exclue (conflit d'intérêts)",
