@@ -347,6 +347,7 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("decide"));
       await page.waitForSelector(byTestId("condition-row"));
       await page.waitForSelector(statusIs("conditionally_offered"));
+      expect(await textOf(page, "offer-respond-by")).toContain("To be answered by");
       await check(page, "offer-conditional");
 
       // 7. The applicant reads the letter, accepts, and sends the condition's evidence.
@@ -391,6 +392,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("condition-settle"));
       await page.waitForSelector(byTestId("offer-unconditional"));
       await page.waitForSelector(`${byTestId("condition-row")}[data-status="met"]`);
+      // Accepted: the offer's answer deadline is past its use.
+      expect(await page.locator(byTestId("offer-respond-by")).count()).toBe(0);
       await check(page, "offer-unconditional");
       const conditions = await admin.call<{
         conditions: { status: string; evidenceDocumentId: string | null }[];
