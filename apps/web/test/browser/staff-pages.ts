@@ -15,7 +15,8 @@ export async function staffSignIn(page: Page, base: string, email: string, passw
   await page.waitForSelector(byTestId("login-email"));
   await typeSignIn(page, email, password);
   await page.waitForURL(`${base}/portal/staff/`);
-  await page.waitForSelector(byTestId("staff-queue"));
+  // A queue with nothing to show says so (queue-empty) rather than draw an empty table.
+  await page.waitForSelector(`${byTestId("staff-queue")}, ${byTestId("queue-empty")}`);
 }
 
 /**
