@@ -207,6 +207,54 @@ describe("the pipelining listener answers pipelined requests in order (RFC 9112 
     }
   });
 
+  test("an app that answers before reading the whole body (a 413 mid-upload) leaves the listener up", async () => {
+    // As the gateway's proxy does when the upstream refuses an upload part-way: the body's
+    // stream is cancelled while the client is still sending. What arrives after must be dropped.
+    const early = new Elysia().post(
+      "/stop-early",
+      async ({ request }) => {
+        const reader = request.body?.getReader();
+        await reader?.read();
+        await reader?.cancel();
+        return new Response("enough", { status: 413 });
+      },
+      { parse: "none" },
+    );
+    const listener = await listen(early, { port: 0, hostname: "127.0.0.1", pipelining: true });
+    try {
+      const size = 4 * 1024 * 1024;
+      const answered = await new Promise<string>((resolve, reject) => {
+        const socket = connect(listener.port, "127.0.0.1", async () => {
+          socket.write(
+            `POST /stop-early HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${size}\r\n\r\n`,
+          );
+          // The body in pieces, some after the answer, until the socket is done.
+          for (let sent = 0; sent < size && !socket.destroyed; sent += 256 * 1024) {
+            socket.write(Buffer.alloc(256 * 1024, 0x61));
+            await Bun.sleep(10);
+          }
+          socket.end();
+        });
+        let text = "";
+        socket.on("data", (chunk: Buffer) => {
+          text += chunk.toString("latin1");
+        });
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+      expect(answered.startsWith("HTTP/1.1 413")).toBe(true);
+      // Still listening, and still answering.
+      const [next] = await exchange(
+        listener.port,
+        rawRequest("/stop-early", { method: "POST", body: "x" }),
+        1,
+      );
+      expect(next?.status).toBe(413);
+    } finally {
+      await listener.stop(true);
+    }
+  });
+
   test("stop() lets an in-flight answer finish, then refuses connections", async () => {
     const listener = await listen(app, { port: 0, hostname: "127.0.0.1", pipelining: true });
     const inFlight = exchange(listener.port, rawRequest("/wait/150"), 1);

@@ -105,7 +105,7 @@ export const staffMember = (
 
 /**
  * Signs in on the staff sign-in page by keyboard (the admin unless told) and waits for the
- * queue's count (a new database's queue is empty: the table gives way to `queue-empty`).
+ * queue's count (a new database's queue is empty: `queue-empty` under the table).
  */
 export async function staffSignIn(
   page: Page,

@@ -36,6 +36,9 @@ describe.skipIf(!hasChromium)(
       await activate(page, 'a[href="/portal/staff/programmes"]');
       // A new database has no programme: the empty state, and the way to make one.
       await page.waitForSelector(byTestId("empty"));
+      expect(await page.textContent(byTestId("empty"))).toBe(
+        "No programmes yet: create the first one.",
+      );
       await check(page, "programmes-empty");
       await activate(page, byTestId("programme-new"));
       await page.waitForSelector(byTestId("programme-form"));
@@ -53,7 +56,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("programme-save"));
       await page.waitForSelector(`${byTestId("programme-problem")} a[href="#programme-fee"]`);
       // The summary has the focus, and its link leads to the field.
-      expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      await page.waitForFunction(
+        (id) => document.activeElement?.getAttribute("data-testid") === id,
         "programme-problem",
       );
       expect(await page.textContent("#programme-fee-error")).toContain("like 50.00");
@@ -74,7 +78,8 @@ describe.skipIf(!hasChromium)(
       // An intake: its term, opening, deadline and places, by keyboard.
       await activate(page, byTestId("intake-new"));
       await page.waitForSelector(byTestId("intake-form"));
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("intake-term");
+      // The focus is put there once the form has rendered: waited for, not raced.
+      await page.waitForFunction((id) => document.activeElement?.id === id, "intake-term");
       await page.keyboard.type("Autumn 2031");
       const year = new Date().getFullYear();
       for (const [id, value] of [

@@ -58,7 +58,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, `${byTestId("payment-row")} ${byTestId("payment-choose")}`);
       await page.waitForSelector(byTestId("confirm-form"));
       // The amount field has the focus, filled with the fee.
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("confirm-received");
+      // The focus is put there once the form has rendered: waited for, not raced.
+      await page.waitForFunction((id) => document.activeElement?.id === id, "confirm-received");
       await page.keyboard.press("Control+A");
       await page.keyboard.type("20.00");
       await activate(page, byTestId("payment-confirm"));

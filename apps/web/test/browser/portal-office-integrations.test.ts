@@ -50,7 +50,8 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("webhook-new"));
       await page.waitForSelector(byTestId("webhook-form"));
       // The address field has the focus.
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-url");
+      // The focus is put there once the form has rendered: waited for, not raced.
+      await page.waitForFunction((id) => document.activeElement?.id === id, "webhook-url");
       await page.keyboard.press("Control+A");
       await page.keyboard.type("http://hooks.example.com/admissions");
       await activate(page, byTestId("webhook-save"));

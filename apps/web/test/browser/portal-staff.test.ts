@@ -306,7 +306,8 @@ describe.skipIf(!hasChromium)(
       await page.keyboard.type(code(Date.now() + 30_000));
       await page.keyboard.press("Enter");
       await page.waitForURL(`${base}/portal/staff/`);
-      // Nothing is assigned to this reviewer: the queue says so instead of an empty table.
+      await page.waitForSelector(byTestId("staff-queue"));
+      // Nothing is assigned to this reviewer: the empty queue says so.
       await page.waitForSelector(byTestId("queue-empty"));
       expect(await page.textContent(byTestId("staff-role"))).toBe("Reviewer");
       expect(errors).toEqual([]);

@@ -393,6 +393,28 @@ describe.skipIf(!hasChromium)(
       await page.waitForURL(
         `${base}/portal/login?next=${encodeURIComponent("/payments/return?payment=p1&result=cancel")}`,
       );
+      // The pages the emails link to, opened in French with links that no longer work: what
+      // went wrong said in French (check() also fails on any English message on them).
+      const stale = "a-link-used-long-ago";
+      for (const [path, shown] of [
+        [`/account/verify-email?token=${stale}`, "email-verified-problem"],
+        [`/account/confirm-email-change?token=${stale}`, "email-changed-problem"],
+        [`/references/write?token=${stale}`, "reference-problem"],
+      ] as const) {
+        await page.goto(`${base}${path}`);
+        await page.waitForSelector(byTestId(shown));
+        expect(await page.textContent(byTestId(shown))).toContain("Ce lien a expiré");
+        expect(await page.textContent("html")).not.toContain("Invalid, expired or used");
+        await check(page, `${shown}-fr`);
+      }
+      for (const [path, ready] of [
+        [`/account/reset-password?token=${stale}`, "reset-submit"],
+        ["/account/forgot-password", "forgot-submit"],
+      ] as const) {
+        await page.goto(`${base}${path}`);
+        await page.waitForSelector(byTestId(ready));
+        await check(page, `${ready}-fr`);
+      }
       await page.goto(`${base}/portal/`);
       await page.waitForSelector(byTestId("program-list"), { state: "attached" });
       await check(page, "programs-fr");

@@ -57,27 +57,43 @@ function pathOfAbsoluteForm(target: string): string {
 
 /**
  * The body as a web stream, read as the app reads it (paused while it is not), cut off past
- * `maxBytes` however it is framed, as Bun.serve cuts it off.
+ * `maxBytes` however it is framed, as Bun.serve cuts it off. An app may answer before reading
+ * it all (a 413 part-way through an upload, or the gateway passing on its upstream's): it
+ * cancels the stream, and what the client still sends is read and dropped, so the answer
+ * reaches the client rather than a reset. Nothing is handed to a stream once it is cancelled,
+ * closed or errored: doing so throws, in an event handler, and would end the process.
  */
 function bodyOf(req: IncomingMessage, maxBytes: number): ReadableStream<Uint8Array> {
   let received = 0;
+  let open = true;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.on("data", (chunk: Buffer) => {
         received += chunk.byteLength;
         if (received > maxBytes) {
-          controller.error(new Error("request body over the limit"));
+          if (open) controller.error(new Error("request body over the limit"));
+          open = false;
           req.destroy();
           return;
         }
+        if (!open) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
-      req.once("end", () => controller.close());
-      req.once("error", (error) => controller.error(error));
+      req.once("end", () => {
+        if (open) controller.close();
+        open = false;
+      });
+      req.once("error", (error) => {
+        if (open) controller.error(error);
+        open = false;
+      });
     },
     pull: () => void req.resume(),
-    cancel: () => void req.destroy(),
+    cancel: () => {
+      open = false;
+      req.resume();
+    },
   });
 }
 

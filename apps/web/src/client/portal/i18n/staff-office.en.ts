@@ -89,6 +89,7 @@ export const officeEn = {
   "office.programmes.state.closed": "Closed only",
   "office.programmes.stateColumn": "State",
   "office.programmes.none": "No programmes match.",
+  "office.programmes.noneYet": "No programmes yet: create the first one.",
   "office.programmes.count": "Programmes found: {count}.",
   "office.programmes.back": "Back to the programmes",
   "office.programme.name": "Name",

@@ -94,6 +94,7 @@ export const officeFr: Record<keyof typeof officeEn, string> = {
   "office.programmes.state.closed": "Fermées seulement",
   "office.programmes.stateColumn": "État",
   "office.programmes.none": "Aucune formation ne correspond.",
+  "office.programmes.noneYet": "Aucune formation pour l'instant : créez la première.",
   "office.programmes.count": "Formations trouvées : {count}.",
   "office.programmes.back": "Retour aux formations",
   "office.programme.name": "Nom",

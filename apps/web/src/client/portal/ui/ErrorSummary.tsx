@@ -10,17 +10,24 @@ export type SummaryField = { name: string; id: string; label: string };
  * GOV.UK's error summary: at the top of the form, focused when it appears so a screen reader
  * reads it and a keyboard user starts from it, a link to each field that needs correcting
  * (following it focuses the field), and the problem itself in words when no field is named.
+ * A form saved as it is typed passes `focus={false}`: its summary appears while the person is
+ * still typing, and taking the focus then would send their next keys nowhere (role="alert"
+ * still has it read out).
  */
 export function ErrorSummary({
   problem,
   fields = [],
+  focus = true,
 }: {
   problem: Problem;
   fields?: SummaryField[];
+  focus?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  useEffect(() => box.current?.focus(), [problem]);
+  useEffect(() => {
+    if (focus) box.current?.focus();
+  }, [problem]);
   const named = fields.filter((field) => fieldError(problem, field.name) !== undefined);
   // Errors the form has no field for (a hidden value, a newer API): said, without a link.
   const known = new Set(named.flatMap((field) => errorsFor(problem, field.name)));

@@ -12,14 +12,17 @@ export function ProblemNotice({
   problem,
   testId,
   fields,
+  focus,
 }: {
   problem: Problem;
   testId?: string;
   fields?: SummaryField[];
+  /** Whether the summary takes the focus when it appears (not in a form saved as typed). */
+  focus?: boolean;
 }) {
   return (
     <div data-testid={testId}>
-      <ErrorSummary problem={problem} fields={fields} />
+      <ErrorSummary problem={problem} fields={fields} focus={focus} />
     </div>
   );
 }

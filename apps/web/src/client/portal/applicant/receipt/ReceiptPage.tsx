@@ -8,6 +8,7 @@ import { pathId } from "../../routes.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { useSession } from "../../ui/session.ts";
+import { termRow } from "../../ui/termRow.tsx";
 
 /** A payment's receipt, laid out to print (the print style sheet hides the navigation). */
 export default function ReceiptPage() {
@@ -21,12 +22,6 @@ export default function ReceiptPage() {
       else setFailure(answer);
     });
   }, [session.status]);
-  const row = (key: MessageKey, value: string, testId?: string) => (
-    <div>
-      <dt>{t(key)}</dt>
-      <dd data-testid={testId}>{value}</dd>
-    </div>
-  );
   return (
     <Layout session={session}>
       {failure && <ProblemNotice problem={failure.problem} />}
@@ -34,13 +29,14 @@ export default function ReceiptPage() {
         <article class="receipt" data-testid="receipt">
           <h2>{t("receipt.number", { number: receipt.receiptNumber })}</h2>
           <dl>
-            {row("receipt.payer", `${receipt.payer.name} <${receipt.payer.email}>`)}
-            {row("receipt.program", `${receipt.program} · ${receipt.intake}`)}
-            {row("payment.reference", receipt.reference)}
-            {row("payment.amount", formatMoney(receipt.amount), "receipt-amount")}
-            {receipt.refunded.amount > 0 && row("receipt.refunded", formatMoney(receipt.refunded))}
-            {row("receipt.paidAt", formatDate(receipt.paidAt))}
-            {row("receipt.provider", t(`provider.${receipt.provider}` as MessageKey))}
+            {termRow("receipt.payer", `${receipt.payer.name} <${receipt.payer.email}>`)}
+            {termRow("receipt.program", `${receipt.program} · ${receipt.intake}`)}
+            {termRow("payment.reference", receipt.reference)}
+            {termRow("payment.amount", formatMoney(receipt.amount), "receipt-amount")}
+            {receipt.refunded.amount > 0 &&
+              termRow("receipt.refunded", formatMoney(receipt.refunded))}
+            {termRow("receipt.paidAt", formatDate(receipt.paidAt))}
+            {termRow("receipt.provider", t(`provider.${receipt.provider}` as MessageKey))}
           </dl>
           <p class="actions no-print">
             <button type="button" onClick={() => print()}>

@@ -73,7 +73,11 @@ export default function ProgrammesPage() {
         loading={loading && !data}
         failure={failure}
         empty={data?.count === 0}
-        emptyText={t("office.programmes.none")}
+        emptyText={t(
+          filters.search || filters.state !== "all"
+            ? "office.programmes.none"
+            : "office.programmes.noneYet",
+        )}
       >
         {data && (
           <>

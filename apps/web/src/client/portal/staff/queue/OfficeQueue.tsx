@@ -82,17 +82,16 @@ export function OfficeQueue({ session }: { session: StaffSession }) {
             <p role="status" data-testid="queue-count" aria-busy={queue.loading}>
               {t("staff.queue.count", { count: queue.data.count })}
             </p>
-            {rows.length === 0 ? (
-              <p data-testid="queue-empty">{t("office.queue.none")}</p>
-            ) : (
-              <OfficeQueueTable
-                rows={rows}
-                selected={selected}
-                onTick={(id, on) =>
-                  setSelected((now) => (on ? [...now, id] : now.filter((x) => x !== id)))
-                }
-              />
-            )}
+            {/* The table stays (staff-queue is the queue whether or not it has rows); an empty
+                one is said in words below its headings. */}
+            <OfficeQueueTable
+              rows={rows}
+              selected={selected}
+              onTick={(id, on) =>
+                setSelected((now) => (on ? [...now, id] : now.filter((x) => x !== id)))
+              }
+            />
+            {rows.length === 0 && <p data-testid="queue-empty">{t("office.queue.none")}</p>}
             <nav aria-label={t("programs.pages")} class="pager">
               <button
                 type="button"

@@ -18,39 +18,36 @@ export function ReviewerQueue({ session }: { session: StaffSession }) {
           <p role="status" data-testid="queue-count">
             {t("staff.queue.count", { count: data.count })}
           </p>
-          {data.count === 0 ? (
-            <p data-testid="queue-empty">{t("office.queue.noneYours")}</p>
-          ) : (
-            <div class="table-scroll">
-              <table data-testid="staff-queue">
-                <caption class="visually-hidden">{t("staff.queue.caption")}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("staff.col.applicant")}</th>
-                    <th scope="col">{t("staff.col.programme")}</th>
-                    <th scope="col">{t("staff.col.submitted")}</th>
-                    <th scope="col">{t("staff.col.status")}</th>
-                    <th scope="col">{t("staff.col.reviewed")}</th>
+          <div class="table-scroll">
+            <table data-testid="staff-queue">
+              <caption class="visually-hidden">{t("staff.queue.caption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("staff.col.applicant")}</th>
+                  <th scope="col">{t("staff.col.programme")}</th>
+                  <th scope="col">{t("staff.col.submitted")}</th>
+                  <th scope="col">{t("staff.col.status")}</th>
+                  <th scope="col">{t("staff.col.reviewed")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.results.map(({ application: a, reviewed }) => (
+                  <tr key={a.id} data-testid="queue-item">
+                    <th scope="row">
+                      <a href={`/portal/staff/applications/${a.id}`}>{a.applicant.fullName}</a>
+                    </th>
+                    <td>
+                      {a.program.code} · {a.program.name} ({a.intake.term})
+                    </td>
+                    <td>{a.submittedAt ? formatDate(a.submittedAt) : "—"}</td>
+                    <td>{t(`status.${a.status}` as MessageKey)}</td>
+                    <td>{t(reviewed ? "staff.yes" : "staff.no")}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.results.map(({ application: a, reviewed }) => (
-                    <tr key={a.id} data-testid="queue-item">
-                      <th scope="row">
-                        <a href={`/portal/staff/applications/${a.id}`}>{a.applicant.fullName}</a>
-                      </th>
-                      <td>
-                        {a.program.code} · {a.program.name} ({a.intake.term})
-                      </td>
-                      <td>{a.submittedAt ? formatDate(a.submittedAt) : "—"}</td>
-                      <td>{t(`status.${a.status}` as MessageKey)}</td>
-                      <td>{t(reviewed ? "staff.yes" : "staff.no")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {data.count === 0 && <p data-testid="queue-empty">{t("office.queue.noneYours")}</p>}
           <nav aria-label={t("programs.pages")} class="pager">
             <button
               type="button"

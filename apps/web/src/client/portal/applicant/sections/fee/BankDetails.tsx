@@ -1,7 +1,7 @@
 import type { BankAccount, Payment } from "../../../api/types.ts";
-import type { MessageKey } from "../../../i18n/index.ts";
 import { formatDay, formatMoney, t } from "../../../i18n/use.ts";
 import { institution } from "../../../ui/branding.ts";
+import { termRow } from "../../../ui/termRow.tsx";
 
 /**
  * Where the transfer goes and what it must quote: the institution's account (from the API's
@@ -17,12 +17,6 @@ export function BankDetails({
   account: BankAccount | null;
   payment: Payment;
 }) {
-  const row = (key: MessageKey, value: string, testId?: string) => (
-    <div>
-      <dt>{t(key)}</dt>
-      <dd data-testid={testId}>{value}</dd>
-    </div>
-  );
   return (
     <div class="panel" data-testid="bank-details">
       <h2>{t("fee.bankHeading")}</h2>
@@ -32,13 +26,13 @@ export function BankDetails({
         <p>{t("fee.noBankDetails", { contact: institution.contact || t("common.office") })}</p>
       )}
       <dl class="summary">
-        {account && row("bank.accountName", account.accountName, "bank-account-name")}
-        {account && row("bank.iban", account.iban, "bank-iban")}
-        {account?.bic && row("bank.bic", account.bic, "bank-bic")}
-        {account?.bankName && row("bank.bankName", account.bankName)}
-        {row("bank.reference", payment.reference, "bank-reference")}
-        {row("bank.amount", formatMoney(payment.amount), "bank-amount")}
-        {row("bank.payBy", formatDay(payment.expiresAt))}
+        {account && termRow("bank.accountName", account.accountName, "bank-account-name")}
+        {account && termRow("bank.iban", account.iban, "bank-iban")}
+        {account?.bic && termRow("bank.bic", account.bic, "bank-bic")}
+        {account?.bankName && termRow("bank.bankName", account.bankName)}
+        {termRow("bank.reference", payment.reference, "bank-reference")}
+        {termRow("bank.amount", formatMoney(payment.amount), "bank-amount")}
+        {termRow("bank.payBy", formatDay(payment.expiresAt))}
       </dl>
       <p>{t("fee.bankLater")}</p>
     </div>

@@ -53,7 +53,9 @@ function QualificationsForm({
   const fields = FIELDS.map((f) => ({ name: f.name, id: f.id, label: t(f.label) }));
   return (
     <form class="form" noValidate onSubmit={(e) => e.preventDefault()}>
-      {problem && <ProblemNotice problem={problem} fields={fields} testId="save-problem" />}
+      {problem && (
+        <ProblemNotice problem={problem} fields={fields} testId="save-problem" focus={false} />
+      )}
       <p class="hint">{t("section.autosave")}</p>
       <Field
         id="prior-qualification"

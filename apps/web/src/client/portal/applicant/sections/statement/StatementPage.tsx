@@ -32,6 +32,7 @@ function StatementForm({
           problem={problem}
           fields={[{ name: "personalStatement", id: "personal-statement", label }]}
           testId="save-problem"
+          focus={false}
         />
       )}
       <Field
