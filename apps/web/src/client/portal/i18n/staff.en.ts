@@ -19,7 +19,7 @@ export const staffEn = {
 
   "staff.queue.reviewer": "Assigned to you",
   "staff.queue.admin": "Awaiting a decision",
-  "staff.queue.count": "{count} applications.",
+  "staff.queue.count": "Applications: {count}.",
   "staff.queue.search": "Search by applicant name or email, programme name or code",
   "staff.queue.caption": "Applications, oldest submission first",
   "staff.col.applicant": "Applicant",
@@ -82,7 +82,7 @@ export const staffEn = {
   "staff.nav.stats": "Statistics",
   "staff.nav.audit": "Audit log",
   "staff.nav.outbox": "Outbox",
-  "staff.list.count": "{count} entries.",
+  "staff.list.count": "Entries: {count}.",
   "staff.stats.total": "{count} applications in all.",
   "staff.stats.byStatus": "Applications by status",
   "staff.stats.byProgramme": "Applications by programme",

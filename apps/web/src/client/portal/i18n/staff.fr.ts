@@ -21,7 +21,7 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
 
   "staff.queue.reviewer": "Qui vous sont attribuées",
   "staff.queue.admin": "En attente de décision",
-  "staff.queue.count": "{count} candidatures.",
+  "staff.queue.count": "Candidatures : {count}.",
   "staff.queue.search": "Rechercher par nom ou e-mail du candidat, nom ou code du programme",
   "staff.queue.caption": "Candidatures, de la plus ancienne à la plus récente",
   "staff.col.applicant": "Candidat",
@@ -87,7 +87,7 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.nav.stats": "Statistiques",
   "staff.nav.audit": "Journal d'audit",
   "staff.nav.outbox": "Boîte d'envoi",
-  "staff.list.count": "{count} entrées.",
+  "staff.list.count": "Entrées : {count}.",
   "staff.stats.total": "{count} candidatures en tout.",
   "staff.stats.byStatus": "Candidatures par état",
   "staff.stats.byProgramme": "Candidatures par formation",
