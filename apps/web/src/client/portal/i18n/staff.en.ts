@@ -83,7 +83,7 @@ export const staffEn = {
   "staff.nav.audit": "Audit log",
   "staff.nav.outbox": "Outbox",
   "staff.list.count": "Entries: {count}.",
-  "staff.stats.total": "{count} applications in all.",
+  "staff.stats.total": "Applications in all: {count}.",
   "staff.stats.byStatus": "Applications by status",
   "staff.stats.byProgramme": "Applications by programme",
   "staff.stats.applications": "Applications",

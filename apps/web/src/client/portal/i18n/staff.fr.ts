@@ -88,7 +88,7 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.nav.audit": "Journal d'audit",
   "staff.nav.outbox": "Boîte d'envoi",
   "staff.list.count": "Entrées : {count}.",
-  "staff.stats.total": "{count} candidatures en tout.",
+  "staff.stats.total": "Candidatures en tout : {count}.",
   "staff.stats.byStatus": "Candidatures par état",
   "staff.stats.byProgramme": "Candidatures par formation",
   "staff.stats.applications": "Candidatures",
