@@ -56,10 +56,12 @@ describe.skipIf(!hasChromium)(
       const code = `CYC${tag.toUpperCase().replaceAll(/[^A-Z]/g, "X")}`;
       const page = await open();
       const application = (id: string) => `/portal/staff/applications/${id}`;
+      const asStaff = (who: { email: string; password: string }) =>
+        staffTurn(context, page, base, who);
 
       // 1. The admin: a reviewer's account, the programme, its intake and a later one, the
       // rubric and the reviewer in its pool.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       const reviewer = await newReviewer(page, {
         fullName: "Rosalind Cycle",
         email: `rosalind-${tag}@portal-test.example`,
@@ -101,13 +103,15 @@ describe.skipIf(!hasChromium)(
         email: `ada-${tag}@portal-test.example`,
         password: "applicant-password-1",
       };
+      const asApplicant = (next: string, ready: string) =>
+        applicantTurn(context, page, base, applicant, next, ready);
       await page.goto(`${base}/portal/register`);
       await page.waitForSelector(byTestId("register-submit"));
       await typeRegistration(page, applicant);
       await page.waitForSelector(byTestId("registered"));
       await page.goto(await mailbox.link(applicant.email, "email_verification"));
       await page.waitForSelector(byTestId("email-verified"));
-      await applicantTurn(context, page, base, applicant, "/portal/", byTestId("program-list"));
+      await asApplicant("/portal/", byTestId("program-list"));
       await tabTo(page, byTestId("program-search"));
       await page.keyboard.type(code);
       await page.keyboard.press("Enter");
@@ -178,7 +182,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "fee-transfer");
 
       // 3. The admin confirms the transfer at the desk, found by its reference.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await activate(page, 'a[href="/portal/staff/payments"]');
       await page.waitForSelector(byTestId("payments-desk"));
       await retype(page, byTestId("desk-search"), reference);
@@ -204,14 +208,7 @@ describe.skipIf(!hasChromium)(
       expect(paid.results).toEqual([expect.objectContaining({ status: "succeeded", reference })]);
 
       // The applicant sees the fee paid, checks the answers and sends the application.
-      await applicantTurn(
-        context,
-        page,
-        base,
-        applicant,
-        `/portal/applications/${applicationId}/fee`,
-        byTestId("receipt-link"),
-      );
+      await asApplicant(`/portal/applications/${applicationId}/fee`, byTestId("receipt-link"));
       expect(await textOf(page, "fee-status")).toContain("is paid");
       await activate(page, byTestId("section-return"));
       await page.waitForURL(taskList);
@@ -226,7 +223,7 @@ describe.skipIf(!hasChromium)(
       expect(await textOf(page, "application-reference")).toBe(applicationId);
 
       // The admin assigns the reviewer on the application's page: it goes under review.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await page.goto(`${base}${application(applicationId)}`);
       await page.waitForSelector(statusIs("submitted"));
       await tabTo(page, byTestId("assign-reviewer"));
@@ -238,7 +235,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "assigned");
 
       // 4. The reviewer: the application from their queue, the documents beside the rubric.
-      await staffTurn(context, page, base, reviewer);
+      await asStaff(reviewer);
       await activate(page, `${byTestId("queue-item")} a`);
       await page.waitForURL(`${base}${application(applicationId)}`);
       await page.waitForSelector(byTestId("score-form"));
@@ -265,7 +262,7 @@ describe.skipIf(!hasChromium)(
       // 5. The admin reads the score in the summary, opens an interview slot two minutes
       // ahead (the API takes only times to come; a panel scores one once it has started)
       // with themself on its panel, and invites the application to it.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await page.goto(`${base}${application(applicationId)}`);
       await page.waitForSelector(byTestId("reviews-total"));
       expect(await textOf(page, "reviews-total")).toBe(
@@ -302,11 +299,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "invited");
 
       // The applicant confirms it.
-      await applicantTurn(
-        context,
-        page,
-        base,
-        applicant,
+      await asApplicant(
         `/portal/applications/${applicationId}`,
         '[data-testid="interview-slot"][data-status="invited"]',
       );
@@ -316,7 +309,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "interview-confirmed");
 
       // Once it has started (a wait, not an assertion), the admin records the outcome.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await Bun.sleep(Math.max(0, startsAt.getTime() - Date.now() + 1_000));
       await page.goto(`${base}${application(applicationId)}`);
       await page.waitForSelector(byTestId("interview-outcome"));
@@ -351,14 +344,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "offer-conditional");
 
       // 7. The applicant reads the letter, accepts, and sends the condition's evidence.
-      await applicantTurn(
-        context,
-        page,
-        base,
-        applicant,
-        `/portal/applications/${applicationId}`,
-        byTestId("offer-letter"),
-      );
+      await asApplicant(`/portal/applications/${applicationId}`, byTestId("offer-letter"));
       expect(await textOf(page, "offer-conditions")).toContain("Final transcript showing a first");
       const letter = await page.evaluate(
         async (href) => {
@@ -384,7 +370,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "evidence-sent");
 
       // 8. The admin settles the condition as met, the evidence chosen for them: unconditional.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await page.goto(`${base}${application(applicationId)}`);
       await page.waitForSelector(`${byTestId("condition-row")}[data-status="pending"]`);
       await activate(page, `${byTestId("condition-row")} ${byTestId("condition-evidence")}`);
@@ -403,14 +389,7 @@ describe.skipIf(!hasChromium)(
       ]);
 
       // 9. The applicant asks to start in Autumn 2032 instead.
-      await applicantTurn(
-        context,
-        page,
-        base,
-        applicant,
-        `/portal/applications/${applicationId}`,
-        byTestId("deferral-link"),
-      );
+      await asApplicant(`/portal/applications/${applicationId}`, byTestId("deferral-link"));
       await activate(page, byTestId("deferral-link"));
       await page.waitForURL(`${base}/portal/applications/${applicationId}/deferral`);
       await page.waitForSelector(byTestId("deferral-intake"));
@@ -424,7 +403,7 @@ describe.skipIf(!hasChromium)(
       await check(page, "deferral-requested");
 
       // The admin finds it in the office's list and approves it: the place moves.
-      await staffTurn(context, page, base, ADMIN);
+      await asStaff(ADMIN);
       await activate(page, 'a[href="/portal/staff/deferrals"]');
       await page.waitForSelector(`${byTestId("staff-deferral-seats")}[data-available]`);
       expect(await textOf(page, "staff-deferral")).toContain("Autumn 2031 → Autumn 2032");
@@ -441,14 +420,7 @@ describe.skipIf(!hasChromium)(
       expect(moved).toMatchObject({ status: "accepted", intake: { id: laterIntake } });
 
       // The applicant's page says the new start.
-      await applicantTurn(
-        context,
-        page,
-        base,
-        applicant,
-        `/portal/applications/${applicationId}`,
-        byTestId("timeline"),
-      );
+      await asApplicant(`/portal/applications/${applicationId}`, byTestId("timeline"));
       expect(await textOf(page, "timeline")).toContain("Autumn 2032");
       await check(page, "deferred");
       expect(errors).toEqual([]);
