@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)(
       await page.keyboard.press("Enter");
       await page.waitForFunction(
         () =>
-          document.querySelector('[data-testid="queue-count"]')?.textContent === "0 applications.",
+          document.querySelector('[data-testid="queue-count"]')?.textContent === "Applications: 0.",
       );
       expect(await page.locator(byTestId("queue-item")).count()).toBe(0);
       await check(page, "queue-admin-search-none");

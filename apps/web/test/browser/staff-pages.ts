@@ -6,7 +6,7 @@
 import { expect } from "bun:test";
 import { axeViolations, DESKTOP, type Page, PHONE, screenshots } from "./chromium.ts";
 import { byTestId, recordFocus, typeSignIn } from "./keyboard.ts";
-import { portalHarness } from "./portal-harness.ts";
+import { type PortalHarnessOptions, portalHarness } from "./portal-harness.ts";
 
 /** Keyboard only: the staff sign-in (reached from the queue, signed out), then the queue. */
 export async function staffSignIn(page: Page, base: string, email: string, password: string) {
@@ -15,7 +15,8 @@ export async function staffSignIn(page: Page, base: string, email: string, passw
   await page.waitForSelector(byTestId("login-email"));
   await typeSignIn(page, email, password);
   await page.waitForURL(`${base}/portal/staff/`);
-  await page.waitForSelector(byTestId("staff-queue"));
+  // A queue with nothing to show says so (queue-empty) rather than draw an empty table.
+  await page.waitForSelector(`${byTestId("staff-queue")}, ${byTestId("queue-empty")}`);
 }
 
 /**
@@ -50,7 +51,9 @@ export async function previewLoaded(page: Page, within = byTestId("document")) {
  * axe at a phone's width as well as the desktop's, so a layout that only breaks narrow is
  * caught too; then the screenshots, each once an open PDF preview has been redrawn.
  */
-export function staffHarness(options: { expected: RegExp; screenshotPrefix: string }) {
+export function staffHarness(
+  options: Pick<PortalHarnessOptions, "expected" | "admissionsEnv"> & { screenshotPrefix: string },
+) {
   const harness = portalHarness({
     ...options,
     preparePage: recordFocus,

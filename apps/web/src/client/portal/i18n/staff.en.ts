@@ -19,7 +19,7 @@ export const staffEn = {
 
   "staff.queue.reviewer": "Assigned to you",
   "staff.queue.admin": "Awaiting a decision",
-  "staff.queue.count": "{count} applications.",
+  "staff.queue.count": "Applications: {count}.",
   "staff.queue.search": "Search by applicant name or email, programme name or code",
   "staff.queue.caption": "Applications, oldest submission first",
   "staff.col.applicant": "Applicant",
@@ -37,7 +37,7 @@ export const staffEn = {
 
   "staff.reviews.title": "Reviews",
   "staff.reviews.none": "No reviews yet.",
-  "staff.reviews.total": "Weighted total: {total} (mean of {count} reviews).",
+  "staff.reviews.total": "Weighted total: {total} (the mean of the reviews; reviews: {count}).",
   "staff.reviews.assigned": "Assigned to: {names}.",
   "staff.reviews.weighted": "weighted {total}",
   "staff.reviews.excluded": "excluded (conflict of interest)",
@@ -82,8 +82,8 @@ export const staffEn = {
   "staff.nav.stats": "Statistics",
   "staff.nav.audit": "Audit log",
   "staff.nav.outbox": "Outbox",
-  "staff.list.count": "{count} entries.",
-  "staff.stats.total": "{count} applications in all.",
+  "staff.list.count": "Entries: {count}.",
+  "staff.stats.total": "Applications in all: {count}.",
   "staff.stats.byStatus": "Applications by status",
   "staff.stats.byProgramme": "Applications by programme",
   "staff.stats.applications": "Applications",

@@ -21,7 +21,7 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
 
   "staff.queue.reviewer": "Qui vous sont attribuées",
   "staff.queue.admin": "En attente de décision",
-  "staff.queue.count": "{count} candidatures.",
+  "staff.queue.count": "Candidatures : {count}.",
   "staff.queue.search": "Rechercher par nom ou e-mail du candidat, nom ou code du programme",
   "staff.queue.caption": "Candidatures, de la plus ancienne à la plus récente",
   "staff.col.applicant": "Candidat",
@@ -39,7 +39,8 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
 
   "staff.reviews.title": "Évaluations",
   "staff.reviews.none": "Aucune évaluation pour l'instant.",
-  "staff.reviews.total": "Total pondéré : {total} (moyenne de {count} évaluations).",
+  "staff.reviews.total":
+    "Total pondéré : {total} (moyenne des évaluations ; évaluations : {count}).",
   "staff.reviews.assigned": "Attribuée à : {names}.",
   "staff.reviews.weighted": "pondéré {total}",
   "staff.reviews.excluded": "exclue (conflit d'intérêts)",
@@ -86,8 +87,8 @@ export const staffFr: Record<keyof typeof staffEn, string> = {
   "staff.nav.stats": "Statistiques",
   "staff.nav.audit": "Journal d'audit",
   "staff.nav.outbox": "Boîte d'envoi",
-  "staff.list.count": "{count} entrées.",
-  "staff.stats.total": "{count} candidatures en tout.",
+  "staff.list.count": "Entrées : {count}.",
+  "staff.stats.total": "Candidatures en tout : {count}.",
   "staff.stats.byStatus": "Candidatures par état",
   "staff.stats.byProgramme": "Candidatures par formation",
   "staff.stats.applications": "Candidatures",

@@ -5,6 +5,7 @@ import { t } from "../../i18n/use.ts";
 import { ProblemNotice } from "../../ui/ProblemNotice.tsx";
 import { EXPORT_URL, staffApi } from "../api.ts";
 import type { Stats } from "../types.ts";
+import { ScrollTable } from "../ui/ScrollTable.tsx";
 import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { useStaffSession } from "../ui/session.ts";
 import { BarChart } from "./BarChart.tsx";
@@ -28,10 +29,13 @@ export default function StaffStatsPage() {
         <>
           <p data-testid="stats-total">{t("staff.stats.total", { count: stats.total })}</p>
           <h2>{t("staff.stats.byStatus")}</h2>
-          <BarChart
-            title={t("staff.stats.byStatus")}
-            bars={statuses.map(([status, value]) => ({ label: statusName(status), value }))}
-          />
+          {/* At a readable size the chart is wider than a phone: it scrolls there. */}
+          <ScrollTable label={t("staff.stats.byStatus")}>
+            <BarChart
+              title={t("staff.stats.byStatus")}
+              bars={statuses.map(([status, value]) => ({ label: statusName(status), value }))}
+            />
+          </ScrollTable>
           <div class="table-scroll">
             <table>
               <caption>{t("staff.stats.byProgramme")}</caption>

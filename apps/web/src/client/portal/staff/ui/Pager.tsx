@@ -1,7 +1,10 @@
 import { t } from "../../i18n/use.ts";
 import { LIST_PAGE } from "./usePaged.ts";
 
-/** Previous and next over a list the API pages. */
+/**
+ * Previous and next over a list the API pages; nothing for a list of one page or less, whose
+ * two buttons would both be disabled (the staff accounts' two entries had a pager).
+ */
 export function Pager({
   offset,
   count,
@@ -11,6 +14,7 @@ export function Pager({
   count: number;
   onGo: (offset: number) => void;
 }) {
+  if (offset === 0 && count <= LIST_PAGE) return null;
   return (
     <nav aria-label={t("programs.pages")} class="pager">
       <button

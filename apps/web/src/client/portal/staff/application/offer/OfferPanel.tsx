@@ -10,8 +10,11 @@ import { OfferLetter } from "./OfferLetter.tsx";
 /** Conditions are settled while a conditional offer stands or is accepted (docs/admissions/offers.md). */
 const CONDITIONS_OPEN = new Set(["conditionally_offered", "accepted"]);
 
+/** The offer waits for the applicant's answer: its deadline still means something. */
+const AWAITING_ANSWER = new Set(["offered", "conditionally_offered"]);
+
 /**
- * The offer made: its deadline, its conditions each settled with its evidence, the signed
+ * The offer made: its deadline while unanswered, its conditions each settled with its evidence, the signed
  * letter, and the requests to defer the place.
  */
 export function OfferPanel({ view }: { view: ApplicationView }) {
@@ -28,7 +31,11 @@ export function OfferPanel({ view }: { view: ApplicationView }) {
   return (
     <section class="panel" aria-labelledby="staff-offer" data-testid="offer-panel">
       <h2 id="staff-offer">{t("decide.offer.title")}</h2>
-      <p>{t("decide.offer.respondBy", { date: formatDate(application.offer.respondBy) })}</p>
+      {AWAITING_ANSWER.has(application.status) && (
+        <p data-testid="offer-respond-by">
+          {t("decide.offer.respondBy", { date: formatDate(application.offer.respondBy) })}
+        </p>
+      )}
       {conditions?.unconditionalAt && (
         <p class="success" data-testid="offer-unconditional">
           {t("decide.offer.unconditional", { date: formatDate(conditions.unconditionalAt) })}
