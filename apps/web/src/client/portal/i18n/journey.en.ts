@@ -1,6 +1,6 @@
 /**
  * The applicant's journey up to sending: the dashboard, the task list, each section's page,
- * "check your answers" and the confirmation (docs/web.md, The applicant's journey).
+ * "check your answers" and the confirmation (docs/web-applicants.md).
  */
 export const journeyEn = {
   "common.office": "the admissions office",
