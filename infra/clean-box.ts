@@ -12,7 +12,7 @@
  * Its output is printed as it comes; what the check left in reports/ (its JUnit reports, turbo's
  * run summary, check.json) is copied out for CI to count (scripts/reports.ts).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { must, sh } from "../scripts/process.ts";
@@ -66,6 +66,21 @@ echo "box: bun install and bun run start took $(( $(date +%s) - t0 )) s"
 CI=true CHECK_COMPOSE=host bun run check
 `;
 
+/** Copies the host's kubectl into the build context if its kustomize is 5 or later. */
+async function copyKubectl(work: string): Promise<boolean> {
+  const kubectl = Bun.which("kubectl");
+  if (!kubectl) return false;
+  const out = Bun.spawnSync([kubectl, "version", "--client", "-o", "json"]).stdout.toString();
+  let version = "";
+  try {
+    version = (JSON.parse(out) as { kustomizeVersion?: string }).kustomizeVersion ?? "";
+  } catch {}
+  if (Number(/^v(\d+)/.exec(version)?.[1] ?? 0) < 5) return false;
+  await Bun.write(join(work, "kubectl"), Bun.file(realpathSync(kubectl)));
+  chmodSync(join(work, "kubectl"), 0o755);
+  return true;
+}
+
 async function boxImage(work: string) {
   await Bun.write(
     join(work, "Containerfile"),
@@ -78,6 +93,9 @@ async function boxImage(work: string) {
       // This machine's outbound TLS is re-signed by a proxy its own CA bundle trusts.
       "COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt",
       "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt",
+      // The host's kubectl when it renders the overlays (kustomize 5; Debian's cannot): so the
+      // box's check renders them and runs the Kubernetes policy check as the host would.
+      ...((await copyKubectl(work)) ? ["COPY kubectl /usr/local/bin/kubectl"] : []),
       "",
     ].join("\n"),
   );

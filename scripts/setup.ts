@@ -22,9 +22,9 @@ const NEEDS: Record<"start" | "check" | "compose", Need[]> = {
     { command: "bwrap", pkg: "bubblewrap", why: "the runner's sandbox" },
     { command: "redis-server", pkg: "redis-server", why: "the PostgreSQL + Redis test pass" },
     { command: "pg_ctlcluster", pkg: "postgresql", why: "the PostgreSQL + Redis test pass" },
-    // The machines come with kubectl 1.32 (kustomize 5); Debian 12's own is 1.20, whose kustomize 2
-    // cannot render the overlays (infra/k8s.test.ts says so rather than skipping).
-    { command: "kubectl", pkg: "kubernetes-client", why: "rendering the Kubernetes overlays" },
+    // No kubectl: Debian 12's own (kubernetes-client, 1.20) has kustomize 2, which cannot render
+    // the overlays. infra/k8s.test.ts renders them with a kubectl of kustomize 5 on PATH (CI's
+    // clean box gets the host's), fails on an older one, and skips the rendering without one.
     { command: "chromium", pkg: "chromium", why: "the site's browser tests" },
   ],
   compose: [
