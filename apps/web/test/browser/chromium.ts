@@ -114,17 +114,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-output", "screenshots");
 
 /**
- * Desktop and phone screenshots of the page as it is, for a person to review. Nothing asserts on
- * them, so a run that repeats the tests for another reason (the portal's on PostgreSQL + Redis,
- * which renders the same pages) says WEB_TEST_SCREENSHOTS=off and spends no time on them.
+ * Screenshots are taken only when asked for (`bun run screenshots`, which says
+ * WEB_TEST_SCREENSHOTS=on): they are for a person to look at and nothing asserts on them, so the
+ * check spends no time on them (a tenth of the browser tests' time when they were always on).
  */
+export const TAKE_SCREENSHOTS = process.env.WEB_TEST_SCREENSHOTS === "on";
+
+/** Desktop and phone screenshots of the page as it is, for a person to review. */
 export async function screenshots(
   page: Page,
   name: string,
   /** Waits, after each change of width, for what redraws on its own (a PDF viewer). */
   settle?: (page: Page) => Promise<void>,
 ): Promise<void> {
-  if (process.env.WEB_TEST_SCREENSHOTS === "off") return;
+  if (!TAKE_SCREENSHOTS) return;
   for (const [label, size] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],

@@ -1,22 +1,30 @@
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import {
   axeViolations,
   DESKTOP,
+  launch,
   PHONE,
   SCREENSHOT_DIR,
   screenshots,
+  TAKE_SCREENSHOTS,
   watchForErrors,
 } from "./chromium.ts";
 import { LIMITS, type Site } from "./site.ts";
 
 /**
  * The player stands still until rocks have taken every life: a real game over, within two
- * minutes at most (engine.test.ts), usually well under one.
+ * minutes of game time at most (engine.test.ts). The page's clock is Playwright's (a browser of
+ * its own, `clockedPage`), moved on 5 s at a time with every frame run and drawn, so the game
+ * plays as it would in real time without the test waiting it out.
  */
 async function waitForGameOver(page: Page): Promise<number> {
-  await page.getByTestId("game-over").waitFor({ state: "visible", timeout: 150_000 });
+  const over = page.getByTestId("game-over");
+  for (let step = 0; step < 30 && !(await over.isVisible()); step++) {
+    await page.clock.runFor(5_000);
+  }
+  await over.waitFor({ state: "visible" });
   const score = Number(await page.locator("form[data-score]").getAttribute("data-score"));
   expect(Number.isInteger(score)).toBe(true);
   return score;
@@ -49,6 +57,19 @@ async function paddleX(page: Page): Promise<number> {
 const PADDLE_ROW = 339;
 
 export function gameTests(site: () => Site) {
+  let clocked: Awaited<ReturnType<typeof launch>> | undefined;
+  /** A page in a browser whose clock is Playwright's (installed for its whole context). */
+  const clockedPage = async () => {
+    if (!clocked) {
+      clocked = await launch();
+      await clocked.context.clock.install();
+    }
+    return clocked.context.newPage();
+  };
+  afterAll(async () => {
+    await clocked?.close();
+  });
+
   test("touch: a tap starts the game and the paddle follows a finger held on the canvas", async () => {
     const { base, context } = site();
     const page = await context.newPage();
@@ -69,7 +90,7 @@ export function gameTests(site: () => Site) {
     expect(await page.locator(".touch-controls").isVisible()).toBe(true);
     // A phone's picture with touch on: Playwright turns touch emulation off when it resizes the
     // viewport, so it is turned on again before the shot.
-    if (process.env.WEB_TEST_SCREENSHOTS !== "off") {
+    if (TAKE_SCREENSHOTS) {
       await page.setViewportSize(PHONE);
       await touch.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
       await page.locator(".touch-controls").waitFor();
@@ -111,8 +132,8 @@ export function gameTests(site: () => Site) {
   });
 
   test("keyboard only: Space plays at once, sound off is remembered, lives run out, the name is refused in words, then the row is highlighted", async () => {
-    const { base, context } = site();
-    const page = await context.newPage();
+    const { base } = site();
+    const page = await clockedPage();
     const errors = watchForErrors(page, { expected: /status of 422/ });
     await page.goto(`${base}/game/`);
     await page.getByTestId("leaderboard").waitFor();
@@ -215,8 +236,8 @@ export function gameTests(site: () => Site) {
   }, 240_000);
 
   test("restart, then a submission over the rate limit shows when to retry", async () => {
-    const { base, context } = site();
-    const page = await context.newPage();
+    const { base } = site();
+    const page = await clockedPage();
     await page.goto(`${base}/game/`);
     await page.getByRole("button", { name: "Start" }).click();
     await page.getByRole("button", { name: "Restart" }).click();

@@ -259,7 +259,7 @@ describe.skipIf(!hasChromium)(
       await page.waitForSelector(`${byTestId("assignee")}:has-text("reviewed.")`);
       await check(page, "reviewed");
 
-      // 5. The admin reads the score in the summary, opens an interview slot two minutes
+      // 5. The admin reads the score in the summary, opens an interview slot a minute or so
       // ahead (the API takes only times to come; a panel scores one once it has started)
       // with themself on its panel, and invites the application to it.
       await asStaff(ADMIN);
@@ -275,8 +275,10 @@ describe.skipIf(!hasChromium)(
       await activate(page, byTestId("interview-slot-new"));
       await page.waitForURL(`${base}/portal/staff/interviews/new`);
       await page.waitForSelector(byTestId("panel-member"));
-      const startsAt = new Date(Date.now() + 120_000);
-      startsAt.setSeconds(0, 0);
+      // The form takes whole minutes: the first one at least 40 s ahead leaves the invitation
+      // and the applicant's confirmation time to come before it starts, and the wait after
+      // them short.
+      const startsAt = new Date(Math.ceil((Date.now() + 40_000) / 60_000) * 60_000);
       await tabTo(page, byTestId("slot-start"));
       await typeDateTime(page, startsAt);
       await tabTo(page, byTestId("slot-duration"));
