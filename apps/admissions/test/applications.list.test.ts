@@ -10,14 +10,12 @@ import {
   move,
   type Paged,
   type Session,
-  setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 
 // A small intake season: two programs, three applicants, applications in several statuses.
 const tag = crypto.randomUUID().slice(0, 6);

@@ -13,13 +13,12 @@ import {
   type Paged,
   setupApp,
   signIn,
+  suiteWithStaff,
   type TestContext,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 
 /** A program (no documents, no fee unless overridden) with one intake open now. */
 async function openIntake(

@@ -12,8 +12,8 @@ import {
   type Paged,
   type ProgramJson,
   type Session,
-  setupApp,
   signIn,
+  suiteWithStaff,
   uniqueCode,
 } from "./support.ts";
 import {
@@ -24,9 +24,7 @@ import {
   intakeWithSeats,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 type Entry = AuditEntry;
 const read = async (query = "") =>

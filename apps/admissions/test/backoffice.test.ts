@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { csvField, csvRow } from "../src/modules/staff/internal/csv.ts";
 import type { Refusal } from "../src/modules/staff/model.ts";
-import { type ApplicationJson, createDraft, setupApp, signIn } from "./support.ts";
+import { type ApplicationJson, createDraft, signIn, suiteWithStaff } from "./support.ts";
 import {
   applicationUnderReview,
   call,
@@ -12,9 +12,7 @@ import {
   submittedApplication,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 const bulk = (who = admin, body: Record<string, unknown>) =>
   call(ctx, who, "POST", "/api/v1/staff/applications/bulk-transitions/", body);

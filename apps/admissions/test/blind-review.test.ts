@@ -1,12 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { identifiedApplication, leaksIn, reviewedProgram } from "./blind-review-support.ts";
-import { type ApplicationJson, type Paged, setupApp, signIn } from "./support.ts";
+import { type ApplicationJson, type Paged, signIn, suiteWithStaff } from "./support.ts";
 import { call, decide, expectJson } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 /** A blind-review program's application, under review by the reviewer (or only submitted). */
 const application = (intakeId: string, tag: string, assign = true) =>

@@ -9,15 +9,13 @@ import {
   type Paged,
   type ProgramCardJson,
   type ProgramJson,
-  setupApp,
   signIn,
+  suiteWithStaff,
   uniqueCode,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 const applicant = await signIn(ctx, "applicant");
 
 const list = async (query: string, init: { token?: string } = {}) => {

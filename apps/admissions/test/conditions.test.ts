@@ -11,8 +11,8 @@ import {
   move,
   type Paged,
   type Session,
-  setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 import {
   applicationUnderReview,
@@ -26,9 +26,7 @@ import {
   testJobs,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 const path = (id: string) => `/api/v1/applications/${id}/conditions/`;
 const read = async (who: Session, id: string) =>

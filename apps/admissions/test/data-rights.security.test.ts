@@ -8,13 +8,20 @@ import {
   requestErasure,
 } from "./data-rights-support.ts";
 import { sha256 } from "./files.ts";
-import { as, createDraft, json, logIn, PASSWORD, type Paged, setupApp, signIn } from "./support.ts";
+import {
+  as,
+  createDraft,
+  json,
+  logIn,
+  PASSWORD,
+  type Paged,
+  signIn,
+  suiteWithStaff,
+} from "./support.ts";
 import { call } from "./workflow-support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 const intake = await feeIntake(ctx, admin);
 
 describe("another account's data", () => {

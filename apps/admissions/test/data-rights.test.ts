@@ -11,13 +11,11 @@ import {
 } from "./data-rights-support.ts";
 import { sha256 } from "./files.ts";
 import { emailsTo, login } from "./mfa-support.ts";
-import { as, json, PASSWORD, type Paged, setupApp, signIn } from "./support.ts";
+import { as, json, PASSWORD, type Paged, suiteWithStaff } from "./support.ts";
 import { call } from "./workflow-support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 const intake = await feeIntake(ctx, admin);
 const PORTAL = DEFAULT_SETTINGS.portalUrl;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Deferral, StaffDeferral } from "../src/modules/offers/model.ts";
-import { createIntake, createProgram, type Paged, setupApp, signIn } from "./support.ts";
+import { createIntake, createProgram, type Paged, signIn, suiteWithStaff } from "./support.ts";
 import { applicationUnderReview, call, decide, expectJson } from "./workflow-support.ts";
 
 /*
@@ -8,9 +8,7 @@ import { applicationUnderReview, call, decide, expectJson } from "./workflow-sup
  * staff pages show so a request is not missed until someone opens its application.
  */
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const program = await createProgram(ctx, admin);
 const now = await createIntake(ctx, admin, program.id, { closesInDays: 30 });
 const later = await createIntake(ctx, admin, program.id, { closesInDays: 400 });

@@ -6,8 +6,8 @@ import {
   createProgram,
   type Paged,
   type Session,
-  setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 import {
   applicationUnderReview,
@@ -17,9 +17,7 @@ import {
   problemWith,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 const path = (id: string) => `/api/v1/applications/${id}/deferrals/`;
 const ask = (who: Session, id: string, body: Record<string, unknown>) =>

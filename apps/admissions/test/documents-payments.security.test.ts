@@ -2,12 +2,18 @@ import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { documentsPath, pdf, uploaded, uploadRequest } from "./files.ts";
 import { newPayment, pay, paymentsPath } from "./payments-support.ts";
-import { as, createDraft, createIntake, createProgram, json, setupApp, signIn } from "./support.ts";
+import {
+  as,
+  createDraft,
+  createIntake,
+  createProgram,
+  json,
+  signIn,
+  suiteWithStaff,
+} from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 const program = await createProgram(ctx, admin, {
   requiredDocuments: ["transcript"],
   applicationFee: { amount: 5000, currency: "EUR" },

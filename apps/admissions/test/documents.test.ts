@@ -20,13 +20,12 @@ import {
   type Paged,
   setupApp,
   signIn,
+  suiteWithStaff,
   type TestContext,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 
 /** A draft for a program asking for a transcript and an identity document, no fee. */
 async function draftNeedingDocuments(on: TestContext = ctx) {

@@ -7,7 +7,7 @@ import type { OutboxEmail } from "../src/modules/outbox/model.ts";
 import { deliverDueEmails, dropMailer, smtpMailer } from "../src/modules/outbox/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import { startSmtpServer } from "./smtp.ts";
-import { type Paged, setupApp, signIn } from "./support.ts";
+import { type Paged, suiteWithStaff } from "./support.ts";
 import {
   applicationUnderReview,
   call,
@@ -18,9 +18,7 @@ import {
   testJobs,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const smtp = await startSmtpServer();
 const mailer = smtpMailer(smtp.url, "Admissions Office <admissions@example.org>");
 afterAll(async () => {

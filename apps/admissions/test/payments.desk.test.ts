@@ -1,16 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import type { DeskPayment } from "../src/modules/payments/model.ts";
 import { draftWithFee, newPayment, type PaymentJson } from "./payments-support.ts";
-import { type Paged, setupApp, signIn } from "./support.ts";
+import { type Paged, suiteWithStaff } from "./support.ts";
 import { call, DAY, expectJson, problemWith } from "./workflow-support.ts";
 
 /*
  * The payments desk (GET /staff/payments/) and confirming a transfer with the amount that
  * arrived: short is refused and changes nothing, over is confirmed with the surplus kept.
  */
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 const desk = (query = "", who = admin) => call(ctx, who, "GET", `/api/v1/staff/payments/${query}`);
 const deskOf = async (query = "") => expectJson<Paged<DeskPayment>>(await desk(query));

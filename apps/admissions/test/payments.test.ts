@@ -16,12 +16,11 @@ import {
   type Paged,
   setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 
 const body = async (res: Response) => (await res.json()) as PaymentJson;
 const paymentPath = (id: string, action = "") => `/api/v1/payments/${id}/${action}`;

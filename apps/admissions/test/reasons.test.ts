@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Reason } from "../src/modules/offers/model.ts";
 import type { ReasonStats } from "../src/modules/staff/model.ts";
-import { type ApplicationJson, move, type Paged, setupApp, signIn } from "./support.ts";
+import { type ApplicationJson, move, type Paged, signIn, suiteWithStaff } from "./support.ts";
 import {
   applicationUnderReview,
   call,
@@ -12,9 +12,7 @@ import {
   submittedApplication,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 
 const list = async (who = admin, query = "") =>
   (await expectJson<{ results: Reason[] }>(await call(ctx, who, "GET", `/api/v1/reasons/${query}`)))

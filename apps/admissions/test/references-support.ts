@@ -1,4 +1,5 @@
 import { problemOf } from "@platform/server/testing";
+import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { isoAt } from "../src/lib/ids.ts";
 import type { Reference } from "../src/modules/references/model.ts";
 import { createUser } from "../src/modules/users/service.ts";
@@ -10,12 +11,14 @@ import {
   logIn,
   PASSWORD,
   type Session,
+  setupApp,
   signIn,
   TEST_PASSWORD_COST,
   type TestContext,
   takeLinkToken,
   uniqueEmail,
 } from "./support.ts";
+import { intakeWithSeats } from "./workflow-support.ts";
 
 /** The portal base the references suites configure, so links are seen to follow the setting. */
 export const PORTAL = "https://apply.example.edu";
@@ -23,6 +26,37 @@ export const REFERENCES = "/api/v1/references/";
 export const TEXT = "I supervised the applicant's final-year project; careful, inventive work.";
 
 export type ReferenceJson = Reference;
+
+/**
+ * A references suite's app on a database of its own: links to PORTAL, link uses per address
+ * lifted (every in-process request comes from one address; the limit has its own suite), an
+ * admin, an intake with seats, and what the reminders' pass is given.
+ */
+export async function referencesSuite() {
+  const ctx = await setupApp({
+    portalUrl: PORTAL,
+    references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
+  });
+  const admin = await signIn(ctx, "admin");
+  const { program, intake } = await intakeWithSeats(ctx, admin);
+  const interval = DEFAULT_SETTINGS.references.reminderIntervalMs;
+  const reminders = {
+    db: ctx.db,
+    now: ctx.clock.now,
+    portalUrl: PORTAL,
+    reminderIntervalMs: interval,
+  };
+  return { ctx, admin, program, intake, interval, reminders };
+}
+
+/** The newest email of `event` to `to`, as the outbox keeps it. */
+export async function lastEmail(ctx: TestContext, to: string, event: string) {
+  const [row] = (await ctx.db.run(
+    (sql) => sql`SELECT body, subject, application_id FROM email_outbox
+      WHERE to_address = ${to} AND event = ${event} ORDER BY created_at DESC, id DESC LIMIT 1`,
+  )) as { body: string; subject: string; application_id: string }[];
+  return row;
+}
 
 /** A referee's details, unique per call. */
 export const referee = (overrides: Record<string, unknown> = {}) => ({

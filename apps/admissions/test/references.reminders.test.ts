@@ -1,43 +1,24 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_SETTINGS } from "../src/config.ts";
 import { MAX_REMINDERS, sendRefereeReminders } from "../src/modules/references/service.ts";
 import { runJobsOnce } from "../src/wiring.ts";
 import {
   applicantWithDraft,
   codeOf,
+  lastEmail,
   later,
   listOf,
   namedReferee,
   openLink,
   PORTAL,
   type ReferenceJson,
+  referencesSuite,
   sendText,
 } from "./references-support.ts";
-import { setupApp, signIn, takeLinkToken } from "./support.ts";
-import { intakeWithSeats, recordingMailer, testJobs } from "./workflow-support.ts";
+import { takeLinkToken } from "./support.ts";
+import { recordingMailer, testJobs } from "./workflow-support.ts";
 
 // A database of its own: the counts below are of every referee due, so no other suite's.
-const ctx = await setupApp({
-  portalUrl: PORTAL,
-  references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
-});
-const admin = await signIn(ctx, "admin");
-const { intake } = await intakeWithSeats(ctx, admin);
-const interval = DEFAULT_SETTINGS.references.reminderIntervalMs;
-const reminders = {
-  db: ctx.db,
-  now: ctx.clock.now,
-  portalUrl: PORTAL,
-  reminderIntervalMs: interval,
-};
-
-const bodyOf = async (to: string, event: string) => {
-  const [row] = (await ctx.db.run(
-    (sql) => sql`SELECT body FROM email_outbox WHERE to_address = ${to} AND event = ${event}
-      ORDER BY created_at DESC, id DESC LIMIT 1`,
-  )) as { body: string }[];
-  return row;
-};
+const { ctx, intake, interval, reminders } = await referencesSuite();
 
 describe("referee reminders", () => {
   test("one per interval, each with a new link (the old one dies), at most 3, none after receipt", async () => {
@@ -95,7 +76,7 @@ describe("referee reminders", () => {
     const toSilent = sent.filter((email) => email.to === silent.reference.refereeEmail);
     expect(toSilent.map((email) => email.event)).toContain("reference_reminder");
     // Delivered: the stored copy no longer holds the link's token.
-    const stored = await bodyOf(silent.reference.refereeEmail, "reference_reminder");
+    const stored = await lastEmail(ctx, silent.reference.refereeEmail, "reference_reminder");
     expect(stored?.body).toContain("?token=(removed-after-delivery)");
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_SETTINGS } from "../src/config.ts";
 import {
   MAX_REFEREES,
   REFERENCE_LINK_LIFETIME_MS,
@@ -11,42 +10,22 @@ import {
   addReferee,
   applicantWithDraft,
   codeOf,
+  lastEmail,
   later,
   listOf,
   namedReferee,
   openLink,
   PORTAL,
   type ReferenceJson,
+  referencesSuite,
   sendFile,
   sendText,
   TEXT,
   unverifiedApplicant,
 } from "./references-support.ts";
-import { as, createDraft, setupApp, signIn, takeLinkToken } from "./support.ts";
-import { intakeWithSeats } from "./workflow-support.ts";
+import { as, createDraft, takeLinkToken } from "./support.ts";
 
-const ctx = await setupApp({
-  portalUrl: PORTAL,
-  // Every in-process request comes from one address; the limit has its own suite.
-  references: { ...DEFAULT_SETTINGS.references, linkUsesPerIpPerHour: 1_000_000 },
-});
-const admin = await signIn(ctx, "admin");
-const { program, intake } = await intakeWithSeats(ctx, admin);
-const interval = DEFAULT_SETTINGS.references.reminderIntervalMs;
-const reminders = {
-  db: ctx.db,
-  now: ctx.clock.now,
-  portalUrl: PORTAL,
-  reminderIntervalMs: interval,
-};
-
-const bodyOf = async (to: string, event: string) => {
-  const [row] = (await ctx.db.run(
-    (sql) => sql`SELECT body, subject, application_id FROM email_outbox
-      WHERE to_address = ${to} AND event = ${event} ORDER BY created_at DESC, id DESC LIMIT 1`,
-  )) as { body: string; subject: string; application_id: string }[];
-  return row;
-};
+const { ctx, admin, program, intake, interval, reminders } = await referencesSuite();
 
 describe("one mailbox, several addresses (mailboxKey)", () => {
   test.each([
@@ -77,7 +56,7 @@ describe("naming a referee", () => {
       remindersSent: 0,
       receivedAt: null,
     });
-    const email = await bodyOf("babbage.ref@example.org", "reference_requested");
+    const email = await lastEmail(ctx, "babbage.ref@example.org", "reference_requested");
     expect(email?.application_id).toBe(draft.id);
     expect(email?.subject).toBe(`Reference request for Test applicant: ${program.name}`);
     expect(email?.body).toContain(`${PORTAL}/references/write?token=`);
@@ -359,7 +338,7 @@ describe("the referee's link", () => {
     expect(res.status).toBe(409);
     expect(await codeOf(res)).toBe("REFERENCES_CLOSED");
     await later(ctx, interval, () => sendRefereeReminders(reminders));
-    expect(await bodyOf(reference.refereeEmail, "reference_reminder")).toBeUndefined();
+    expect(await lastEmail(ctx, reference.refereeEmail, "reference_reminder")).toBeUndefined();
   });
 
   test("two concurrent submissions with one link: exactly one is taken", async () => {

@@ -12,8 +12,8 @@ import {
   createIntake,
   createProgram,
   type Session,
-  setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 import {
   call,
@@ -25,9 +25,7 @@ import {
   testJobs,
 } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const deps: RemindersDeps = { db: ctx.db, now: ctx.clock.now, reminders: DEFAULT_REMINDERS };
 const HOUR = 3_600_000;
 

@@ -9,14 +9,12 @@ import {
   json,
   type Paged,
   type ProgramJson,
-  setupApp,
   signIn,
+  suiteWithStaff,
 } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 const victim = await signIn(ctx);
 const attacker = await signIn(ctx);
 const program = await createProgram(ctx, admin);

@@ -1,11 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
-import { json, setupApp, signIn } from "./support.ts";
+import { json, signIn, suiteWithStaff } from "./support.ts";
 import { call, intakeWithSeats, submittedApplication } from "./workflow-support.ts";
 
-const ctx = await setupApp();
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const applicant = await signIn(ctx);
 const { program, intake } = await intakeWithSeats(ctx, admin);
 const { application } = await submittedApplication(ctx, intake.id);

@@ -2,12 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { problemOf } from "@platform/server/testing";
 import { documentsPath, uploaded } from "./files.ts";
 import { newPayment, pay } from "./payments-support.ts";
-import { as, createDraft, createIntake, createProgram, setupApp, signIn } from "./support.ts";
+import { as, createDraft, createIntake, createProgram, signIn, suiteWithStaff } from "./support.ts";
 
-const ctx = await setupApp();
+const { ctx, admin, reviewer } = await suiteWithStaff();
 const { app } = ctx;
-const admin = await signIn(ctx, "admin");
-const reviewer = await signIn(ctx, "reviewer");
 
 /** A draft for a program asking for a transcript and a CV, with a €60 fee. */
 async function demandingDraft() {

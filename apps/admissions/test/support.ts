@@ -155,6 +155,12 @@ export async function signIn(ctx: TestContext, role: Role = "applicant"): Promis
   return session;
 }
 
+/** What most staff-side suites start with: an app of their own, an admin and a reviewer. */
+export async function suiteWithStaff(overrides: Partial<AppDeps> = {}) {
+  const ctx = await setupApp(overrides);
+  return { ctx, admin: await signIn(ctx, "admin"), reviewer: await signIn(ctx, "reviewer") };
+}
+
 /**
  * Verifies the account's email as its owner does: asks for a link, reads it in the email the
  * outbox holds for them, and opens it.
