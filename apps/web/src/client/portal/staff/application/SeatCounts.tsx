@@ -24,13 +24,17 @@ export function SeatCounts({
 }) {
   const [seats, setSeats] = useState<Seats | null>(null);
   useEffect(() => {
+    let current = true; // a read for the previous intake can answer last
     const read = () =>
       staffApi.seats(intakeId).then((a) => {
-        if (a.ok) setSeats(a.data);
+        if (current && a.ok) setSeats(a.data);
       });
     read();
     const timer = setInterval(read, SEATS_EVERY_MS);
-    return () => clearInterval(timer);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
   }, [intakeId, refresh]);
   if (!seats) return null;
   const rows = [

@@ -42,8 +42,10 @@ export default function CalibrationPage() {
   }, [signedIn]);
   useEffect(() => {
     if (!signedIn || !programId) return;
+    // Only the answers to the latest choice are shown (an earlier one can come last).
+    let current = true;
     history.replaceState(null, "", calibrationHref(programId, intakeId || undefined));
-    calibrationApi.programme(programId).then((a) => setDetail(a.ok ? a.data : null));
+    calibrationApi.programme(programId).then((a) => current && setDetail(a.ok ? a.data : null));
     // What was read stays in view while the next is read (the ranking toggled, say).
     setLoading(true);
     setRefused(null);
@@ -53,6 +55,7 @@ export default function CalibrationPage() {
       calibrationApi.ranking(programId, intake, normalised),
       calibrationApi.flagged(programId),
     ]).then(([calibration, ranking, flagged]) => {
+      if (!current) return;
       setLoading(false);
       const failed = [calibration, ranking, flagged].find((a) => !a.ok);
       if (failed && !failed.ok) {
@@ -67,6 +70,9 @@ export default function CalibrationPage() {
         });
       }
     });
+    return () => {
+      current = false;
+    };
   }, [signedIn, programId, intakeId, normalised]);
   return (
     <StaffLayout session={session}>

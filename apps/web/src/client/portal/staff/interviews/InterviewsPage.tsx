@@ -34,16 +34,23 @@ export default function InterviewsPage() {
   const onlyMine = mine ?? me?.role === "reviewer";
   useEffect(() => {
     if (!me) return;
+    // Only the answer to the latest filter is shown: choosing by arrow keys asks once a press,
+    // and an earlier answer can come last.
+    let current = true;
     const filter: InterviewFilter = {
       status: status || undefined,
       mine: onlyMine,
       from: upcoming ? new Date().toISOString() : undefined,
     };
     interviewsApi.list(filter).then((a) => {
+      if (!current) return;
       setRefused(a.ok ? null : a);
       setList(a.ok ? a.data.results : []);
       setOffset(0);
     });
+    return () => {
+      current = false;
+    };
   }, [me?.id, upcoming, status, onlyMine]);
   const shown = list?.slice(offset, offset + LIST_PAGE) ?? [];
   useEffect(() => {

@@ -26,7 +26,13 @@ export function Deferrals({
   const [tries, setTries] = useState(0);
   const { busy, problem, done, send } = useSend<Deferral>();
   useEffect(() => {
-    offerApi.deferrals(application.id).then((a) => setDeferrals(a.ok ? a.data.results : []));
+    let current = true; // an earlier read can answer last
+    offerApi.deferrals(application.id).then((a) => {
+      if (current) setDeferrals(a.ok ? a.data.results : []);
+    });
+    return () => {
+      current = false;
+    };
   }, [application.id, application.version, tries]);
   if (!deferrals || (deferrals.length === 0 && application.status !== "accepted")) return null;
   const decide = async (deferral: Deferral, decision: "approve" | "refuse") => {

@@ -21,9 +21,14 @@ export function OfferPanel({ view }: { view: ApplicationView }) {
   const { application } = view;
   const [conditions, setConditions] = useState<ConditionList | null>(null);
   useEffect(() => {
-    if (application.offer) {
-      offerApi.conditions(application.id).then((a) => a.ok && setConditions(a.data));
-    }
+    if (!application.offer) return;
+    let current = true; // an earlier read can answer last
+    offerApi.conditions(application.id).then((a) => {
+      if (current && a.ok) setConditions(a.data);
+    });
+    return () => {
+      current = false;
+    };
   }, [application.id, application.version]);
   if (!application.offer) return null;
   const open =
