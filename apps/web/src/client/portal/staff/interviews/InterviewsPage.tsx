@@ -1,9 +1,9 @@
 import type { Application, Interview } from "@platform/admissions/models";
 import { useEffect, useState } from "preact/hooks";
-import type { ApiError } from "../../api/client.ts";
 import type { MessageKey } from "../../i18n/index.ts";
 import { t } from "../../i18n/use.ts";
 import { inputValue } from "../../ui/useForm.ts";
+import { useLoad } from "../office/ui/useLoad.ts";
 import { formatSpan } from "../ui/format.ts";
 import { Pager } from "../ui/Pager.tsx";
 import { ScrollTable } from "../ui/ScrollTable.tsx";
@@ -11,7 +11,7 @@ import { StaffLayout } from "../ui/StaffLayout.tsx";
 import { StaffProblem } from "../ui/StaffProblem.tsx";
 import { useStaffSession } from "../ui/session.ts";
 import { LIST_PAGE } from "../ui/usePaged.ts";
-import { type InterviewFilter, interviewsApi } from "./api.ts";
+import { interviewsApi } from "./api.ts";
 import { applicantName } from "./format.ts";
 
 const STATUSES = ["open", "invited", "confirmed", "reschedule_requested", "cancelled"] as const;
@@ -27,31 +27,24 @@ export default function InterviewsPage() {
   const [upcoming, setUpcoming] = useState(true);
   const [status, setStatus] = useState<Interview["status"] | "">("");
   const [mine, setMine] = useState<boolean | null>(null);
-  const [list, setList] = useState<Interview[] | null>(null);
-  const [refused, setRefused] = useState<ApiError | null>(null);
   const [offset, setOffset] = useState(0);
   const [applications, setApplications] = useState<Record<string, Application>>({});
   const onlyMine = mine ?? me?.role === "reviewer";
-  useEffect(() => {
-    if (!me) return;
-    // Only the answer to the latest filter is shown: choosing by arrow keys asks once a press,
-    // and an earlier answer can come last.
-    let current = true;
-    const filter: InterviewFilter = {
-      status: status || undefined,
-      mine: onlyMine,
-      from: upcoming ? new Date().toISOString() : undefined,
-    };
-    interviewsApi.list(filter).then((a) => {
-      if (!current) return;
-      setRefused(a.ok ? null : a);
-      setList(a.ok ? a.data.results : []);
-      setOffset(0);
-    });
-    return () => {
-      current = false;
-    };
-  }, [me?.id, upcoming, status, onlyMine]);
+  // useLoad shows only the answer to the latest filter: choosing by arrow keys asks once a
+  // press, and an earlier answer can come last.
+  const listed = useLoad(
+    session,
+    () =>
+      interviewsApi.list({
+        status: status || undefined,
+        mine: onlyMine,
+        from: upcoming ? new Date().toISOString() : undefined,
+      }),
+    [me?.id, upcoming, status, onlyMine],
+  );
+  useEffect(() => setOffset(0), [listed.data]);
+  const refused = listed.failure;
+  const list = refused ? [] : (listed.data?.results ?? null);
   const shown = list?.slice(offset, offset + LIST_PAGE) ?? [];
   useEffect(() => {
     const missing = [
