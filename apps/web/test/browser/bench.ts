@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { axeViolations, launch, screenshots, watchForErrors } from "./chromium.ts";
+import { axeViolations, launchWithClock, screenshots, watchForErrors } from "./chromium.ts";
 import { LIMITS, type Site } from "./site.ts";
 
 /** "85.4 ms" → microseconds, and the unit it was written in. */
@@ -25,21 +25,19 @@ async function expectTime(page: Page, testId: string) {
 }
 
 export function benchTests(site: () => Site) {
-  /** A browser of its own: Playwright's clock, installed below, is its whole context's. */
-  let browser: Awaited<ReturnType<typeof launch>> | undefined;
+  let browser: Awaited<ReturnType<typeof launchWithClock>> | undefined;
   afterAll(async () => {
     await browser?.close();
   });
 
   test("workloads described with their source; runs by keyboard and mouse: the per-iteration headline in its unit, operations per second, chart, comparison; Run disabled at 0 left with a countdown", async () => {
     const { base } = site();
-    browser = await launch();
+    browser = await launchWithClock();
     const page = await browser.context.newPage();
     const errors = watchForErrors(page, { expected: /status of 429/ });
     // The page below meets its 429 on purpose; so do the direct calls that use up the quota.
-    // The page's clock is Playwright's (it runs as the real one until moved on), so the
-    // countdown below can be seen to its end without waiting out the minute.
-    await page.clock.install();
+    // Its clock is Playwright's, so the countdown below is seen to its end without waiting out
+    // the minute.
     await page.goto(`${base}/bench/`);
     await page.getByTestId("bench-empty").waitFor();
     const options = await page

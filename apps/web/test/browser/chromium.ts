@@ -111,6 +111,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * A browser whose pages run on Playwright's clock, which runs as the real one until a test moves
+ * it on. It is installed for a whole context, hence a browser of its own.
+ */
+export async function launchWithClock(): ReturnType<typeof launch> {
+  const browser = await launch();
+  await browser.context.clock.install();
+  return browser;
+}
+
 export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-output", "screenshots");
 
 /**

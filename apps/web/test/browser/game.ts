@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import {
   axeViolations,
   DESKTOP,
-  launch,
+  launchWithClock,
   PHONE,
   SCREENSHOT_DIR,
   screenshots,
@@ -57,13 +57,10 @@ async function paddleX(page: Page): Promise<number> {
 const PADDLE_ROW = 339;
 
 export function gameTests(site: () => Site) {
-  let clocked: Awaited<ReturnType<typeof launch>> | undefined;
-  /** A page in a browser whose clock is Playwright's (installed for its whole context). */
+  let clocked: Awaited<ReturnType<typeof launchWithClock>> | undefined;
+  /** A page on Playwright's clock, in one browser for the tests that wait for a game over. */
   const clockedPage = async () => {
-    if (!clocked) {
-      clocked = await launch();
-      await clocked.context.clock.install();
-    }
+    clocked ??= await launchWithClock();
     return clocked.context.newPage();
   };
   afterAll(async () => {
